@@ -1,0 +1,84 @@
+#pragma once
+// Figure: the plain-data result of one scenario run. Widgets only draw it and
+// exporters only serialise it, so everything a user sees is testable without Qt.
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace evx {
+
+enum class SeriesKind { Line, Step, Scatter, Bar };
+
+// Line style is a hint for the view; colours come from the view's palette by index
+// so every plot in the application shares one colour-blind-safe scheme.
+struct Series {
+    std::string name;
+    SeriesKind kind = SeriesKind::Line;
+    std::vector<double> x;
+    std::vector<double> y;  // NaN breaks a line
+    int colour = -1;        // palette index; -1 picks the next free colour
+    bool dashed = false;
+};
+
+// A shaded region between lower and upper, e.g. "±2 sd"; its name says what it means.
+struct Band {
+    std::string name;
+    std::vector<double> x;
+    std::vector<double> lower;
+    std::vector<double> upper;
+    int colour = -1;
+};
+
+// Values on a regular grid, row-major: values[iy * nx + ix].
+struct HeatMap {
+    std::string name;
+    double xMin = 0, xMax = 1, yMin = 0, yMax = 1;
+    int nx = 0, ny = 0;
+    std::vector<double> values;
+};
+
+// A vertical line at x, e.g. a true value to compare posteriors with.
+struct Marker {
+    std::string name;
+    double x = 0;
+};
+
+struct Plot {
+    std::string title;
+    std::string xLabel;
+    std::string yLabel;
+    std::vector<Series> series;
+    std::vector<Band> bands;
+    std::vector<HeatMap> heatMaps;
+    std::vector<Marker> markers;
+    bool logY = false;
+};
+
+struct Table {
+    std::string title;
+    std::vector<std::string> columns;
+    std::vector<std::vector<std::string>> rows;
+};
+
+// Ordered name -> number; keys are "<thing>.<statistic>", lower case, dot separated.
+class Summary {
+public:
+    void set(const std::string& key, double value);
+    bool contains(const std::string& key) const;
+    double value(const std::string& key) const;  // throws std::out_of_range
+    const std::vector<std::pair<std::string, double>>& entries() const { return m_entries; }
+    bool empty() const { return m_entries.empty(); }
+
+private:
+    std::vector<std::pair<std::string, double>> m_entries;
+};
+
+struct Figure {
+    std::vector<Plot> plots;
+    Summary summary;
+    std::vector<Table> tables;
+    std::vector<std::string> warnings;
+};
+
+}  // namespace evx

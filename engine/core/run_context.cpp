@@ -1,0 +1,19 @@
+#include "core/run_context.h"
+
+#include "core/errors.h"
+
+namespace evx {
+
+void RunContext::checkCancelled() const
+{
+    if (cancelled())
+        throw Cancelled();
+}
+
+void RunContext::publish(const Figure& partial, double fraction) const
+{
+    if (m_progress)
+        m_progress(partial, fraction);
+}
+
+}  // namespace evx

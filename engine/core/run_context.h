@@ -1,0 +1,33 @@
+#pragma once
+// What a running scenario may see of the outside world: a cancellation flag it polls
+// in inner loops and a callback through which long runs publish intermediate figures.
+
+#include "core/figure.h"
+
+#include <atomic>
+#include <functional>
+
+namespace evx {
+
+class RunContext {
+public:
+    using ProgressCallback = std::function<void(const Figure& partial, double fraction)>;
+
+    RunContext() = default;
+    RunContext(const std::atomic<bool>* cancelFlag, ProgressCallback progress)
+        : m_cancel(cancelFlag), m_progress(std::move(progress))
+    {
+    }
+
+    bool cancelled() const { return m_cancel && m_cancel->load(std::memory_order_relaxed); }
+    // Throws Cancelled when the run is no longer wanted.
+    void checkCancelled() const;
+    // fraction in [0, 1]; the runner throttles how often these reach the screen.
+    void publish(const Figure& partial, double fraction) const;
+
+private:
+    const std::atomic<bool>* m_cancel = nullptr;
+    ProgressCallback m_progress;
+};
+
+}  // namespace evx

@@ -1,0 +1,73 @@
+#include "scenarios/uncertain_evidence/evidence_figure.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+
+namespace evx::scenarios {
+
+ReadingStyle readingStyle(Reading reading)
+{
+    // Palette indices (Okabe–Ito): 0 black, 1 orange, 3 bluish green, 5 blue, 7 reddish purple.
+    switch (reading) {
+    case Reading::Prior: return {"Prior", "prior", 0, true};
+    case Reading::Exact: return {"Exact evidence", "exact", 7, true};
+    case Reading::Jeffrey: return {"Jeffrey's rule", "jeffrey", 1, false};
+    case Reading::Virtual: return {"Virtual evidence", "virtual", 5, false};
+    case Reading::Distributional: return {"Distributional evidence", "distributional", 3, false};
+    }
+    return {"?", "unknown", -1, false};
+}
+
+Series densitySeries(Reading reading, const std::vector<double>& x, const std::vector<double>& pdf,
+                     double lo, double hi)
+{
+    const ReadingStyle style = readingStyle(reading);
+    Series s;
+    s.name = style.legend;
+    s.kind = SeriesKind::Line;
+    s.colour = style.colour;
+    s.dashed = style.dashed;
+    for (size_t i = 0; i < x.size(); ++i) {
+        if (x[i] >= lo && x[i] <= hi) {
+            s.x.push_back(x[i]);
+            s.y.push_back(pdf[i]);
+        }
+    }
+    return s;
+}
+
+Range displayRange(const std::vector<std::pair<double, double>>& meanAndSd, double width)
+{
+    Range r{std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()};
+    for (const auto& [mean, sd] : meanAndSd) {
+        r.lo = std::min(r.lo, mean - width * sd);
+        r.hi = std::max(r.hi, mean + width * sd);
+    }
+    return r;
+}
+
+void addMoments(Summary& summary, Reading reading, double mean, double sd)
+{
+    const std::string key = readingStyle(reading).summaryKey;
+    summary.set(key + ".mean", mean);
+    summary.set(key + ".sd", sd);
+}
+
+void addConsistency(Figure& figure, const evidence::ConsistencyCheck& check, const std::string& yName)
+{
+    figure.summary.set("jeffrey.consistent", check.consistent() ? 1 : 0);
+    figure.summary.set("jeffrey.var_y", check.varY);
+    figure.summary.set("jeffrey.expected_var_given_zeta", check.expectedVarGivenZeta);
+    if (!check.consistent()) {
+        char buf[320];
+        std::snprintf(buf, sizeof buf,
+                      "Jeffrey's rule is inconsistent with the base model: Var[%s] = %.4g is below "
+                      "E[Var[%s | evidence]] = %.4g (Thm 3.3 III), so no joint model produces this "
+                      "evidence.",
+                      yName.c_str(), check.varY, yName.c_str(), check.expectedVarGivenZeta);
+        figure.warnings.emplace_back(buf);
+    }
+}
+
+}  // namespace evx::scenarios

@@ -1,0 +1,40 @@
+#pragma once
+// Shared presentation of the uncertain-evidence scenarios: one name, colour and summary
+// prefix per reading, so every scenario draws Jeffrey's rule in the same colour and
+// reports it under the same keys (the summary keys are a contract, see issue 2).
+
+#include "core/figure.h"
+#include "evidence/readings.h"
+
+#include <string>
+#include <vector>
+
+namespace evx::scenarios {
+
+enum class Reading { Prior, Exact, Jeffrey, Virtual, Distributional };
+
+struct ReadingStyle {
+    const char* legend;      // e.g. "Jeffrey's rule"
+    const char* summaryKey;  // e.g. "jeffrey"
+    int colour;              // palette index
+    bool dashed;
+};
+ReadingStyle readingStyle(Reading reading);
+
+// A density curve restricted to [lo, hi] so the plot frames where the mass is.
+Series densitySeries(Reading reading, const std::vector<double>& x, const std::vector<double>& pdf,
+                     double lo, double hi);
+
+// The interval that shows every curve: the union of mean ± width·sd.
+struct Range {
+    double lo, hi;
+};
+Range displayRange(const std::vector<std::pair<double, double>>& meanAndSd, double width = 4.5);
+
+void addMoments(Summary& summary, Reading reading, double mean, double sd);
+
+// jeffrey.consistent, jeffrey.var_y and jeffrey.expected_var_given_zeta, plus a warning
+// in the figure when the condition of Thm 3.3 (III) fails.
+void addConsistency(Figure& figure, const evidence::ConsistencyCheck& check, const std::string& yName);
+
+}  // namespace evx::scenarios

@@ -1,0 +1,107 @@
+// Project-wide rules of the engine: it includes no Qt header, every registered scenario
+// honours the contract (stable ids, presets that run, cancellation, clear errors).
+#include "core/errors.h"
+#include "scenarios/registry.h"
+
+#include <QtTest>
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+
+using namespace evx;
+
+class TestEngineBoundaries : public QObject {
+    Q_OBJECT
+
+private slots:
+    void engineIncludesNoQtHeader()
+    {
+        // "\x23" is '#': moc chokes on a literal include directive inside a raw string.
+        const std::regex qtInclude("\x23\\s*include\\s*[<\"](Q[A-Za-z]|qcustomplot)");
+        int files = 0;
+        for (const auto& entry : std::filesystem::recursive_directory_iterator(EVX_SOURCE_DIR "/engine")) {
+            if (!entry.is_regular_file())
+                continue;
+            ++files;
+            std::ifstream in(entry.path());
+            std::string line;
+            while (std::getline(in, line))
+                QVERIFY2(!std::regex_search(line, qtInclude), qPrintable(QString::fromStdString(entry.path().string() + ": " + line)));
+        }
+        QVERIFY(files > 10);
+    }
+
+    void idsAreUniqueKebabCase()
+    {
+        const std::regex kebab("[a-z0-9]+(-[a-z0-9]+)*");
+        std::set<std::string> ids;
+        for (const auto& s : ScenarioRegistry::instance().all()) {
+            const ScenarioInfo info = s->info();
+            QVERIFY2(std::regex_match(info.id, kebab), info.id.c_str());
+            QVERIFY2(ids.insert(info.id).second, info.id.c_str());
+            QVERIFY(!info.title.empty() && !info.topic.empty());
+            QCOMPARE(ScenarioRegistry::instance().find(info.id), s);
+        }
+        QVERIFY(ids.count("ue-gaussian") && ids.count("ue-drop-ball"));
+        QVERIFY(!ScenarioRegistry::instance().find("no-such-scenario"));
+    }
+
+    void everyPresetRunsAndLabelsItsPlots()
+    {
+        for (const auto& s : ScenarioRegistry::instance().all()) {
+            std::vector<ParameterValues> runs{s->schema().defaults()};
+            for (const Preset& p : s->presets())
+                runs.push_back(s->presetValues(p.name));
+            for (const ParameterValues& v : runs) {
+                const Figure f = s->run(v, {});
+                QVERIFY(!f.plots.empty());
+                QVERIFY(!f.summary.empty());
+                for (const Plot& p : f.plots) {
+                    QVERIFY(!p.title.empty() && !p.xLabel.empty() && !p.yLabel.empty());
+                    for (const Series& series : p.series) {
+                        QVERIFY(!series.name.empty());
+                        QCOMPARE(series.x.size(), series.y.size());
+                        QVERIFY(series.x.size() > 10);
+                    }
+                }
+            }
+        }
+    }
+
+    void unknownPresetIsAClearError()
+    {
+        const auto s = ScenarioRegistry::instance().find("ue-gaussian");
+        try {
+            s->presetValues("fig9");
+            QFAIL("accepted an unknown preset");
+        } catch (const InvalidParameter& e) {
+            QVERIFY(QString(e.what()).contains("fig2-left"));
+        }
+    }
+
+    void cancelledRunThrowsCancelled()
+    {
+        std::atomic<bool> cancel{true};
+        const RunContext context(&cancel, nullptr);
+        for (const auto& s : ScenarioRegistry::instance().all())
+            QVERIFY_THROWS_EXCEPTION(Cancelled, s->run(s->schema().defaults(), context));
+    }
+
+    void crossParameterErrorsAreClear()
+    {
+        // A prior on g that reaches g ≤ 0 is refused with the reason, not a NaN plot.
+        const auto s = ScenarioRegistry::instance().find("ue-drop-ball");
+        try {
+            s->run({{"g_prior_mean", 5}, {"g_prior_sd", 2}}, {});
+            QFAIL("accepted a prior that allows g ≤ 0");
+        } catch (const InvalidParameter& e) {
+            QVERIFY(QString(e.what()).contains("g positive"));
+        }
+        QVERIFY_THROWS_EXCEPTION(InvalidParameter, s->run({{"sigma_obs", 0}}, {}));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestEngineBoundaries)
+#include "test_engine_boundaries.moc"
