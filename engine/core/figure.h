@@ -10,6 +10,12 @@ namespace evx {
 
 enum class SeriesKind { Line, Step, Scatter, Bar };
 
+// Colours are indices into the view's Okabe–Ito palette: 0 orange, 1 sky blue,
+// 2 bluish green, 3 blue, 4 vermillion, 5 reddish purple, 6 yellow (poor as a thin line);
+// -1 takes the next free one; kReferenceColour is black, for priors and reference curves.
+inline constexpr int kAutoColour = -1;
+inline constexpr int kReferenceColour = -2;
+
 // Line style is a hint for the view; colours come from the view's palette by index
 // so every plot in the application shares one colour-blind-safe scheme.
 struct Series {
@@ -17,7 +23,7 @@ struct Series {
     SeriesKind kind = SeriesKind::Line;
     std::vector<double> x;
     std::vector<double> y;  // NaN breaks a line
-    int colour = -1;        // palette index; -1 picks the next free colour
+    int colour = kAutoColour;  // palette index, see above
     bool dashed = false;
 };
 
@@ -27,7 +33,7 @@ struct Band {
     std::vector<double> x;
     std::vector<double> lower;
     std::vector<double> upper;
-    int colour = -1;
+    int colour = kAutoColour;
 };
 
 // Values on a regular grid, row-major: values[iy * nx + ix].

@@ -21,6 +21,9 @@ public:
     virtual double logLikelihood(double y, double x) const = 0;
     // E[y | x] and Var[y | x], used by the consistency check Var[y] ≥ E[Var[y | ζ]].
     virtual ConditionalMoments observable(double x) const = 0;
+    // True when p(y | x) = N(y; E[y | x], Var[y | x]) exactly: the grid computations then
+    // tabulate the moments once per x instead of calling logLikelihood per (x, y) cell.
+    virtual bool hasGaussianNoise() const { return false; }
 };
 
 // The external density q that encodes the uncertain evidence, as a function of y.

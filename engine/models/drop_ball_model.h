@@ -18,6 +18,7 @@ public:
     double logPrior(double g) const override;  // -inf for g ≤ 0
     double logLikelihood(double t, double g) const override;
     evidence::ConditionalMoments observable(double g) const override;
+    bool hasGaussianNoise() const override { return true; }
 
     double height() const { return m_height; }
     double modelSd() const { return m_modelSd; }

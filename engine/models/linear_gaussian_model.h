@@ -25,6 +25,7 @@ public:
     double logPrior(double x) const override;
     double logLikelihood(double y, double x) const override;
     evidence::ConditionalMoments observable(double x) const override;
+    bool hasGaussianNoise() const override { return true; }
 
     double priorMean() const { return m_priorMean; }
     double priorSd() const { return m_priorSd; }

@@ -26,6 +26,18 @@ evidence::ReadingGrids gridsFor(const models::LinearGaussianModel& m, double zet
             UniformGrid(lo, hi, nx), UniformGrid(zeta - 12 * sq, zeta + 12 * sq, ny)};
 }
 
+// The same model seen only through logLikelihood, forcing the generic path.
+class OpaqueModel final : public evidence::BaseModel {
+public:
+    explicit OpaqueModel(const models::LinearGaussianModel& m) : m_model(m) {}
+    double logPrior(double x) const override { return m_model.logPrior(x); }
+    double logLikelihood(double y, double x) const override { return m_model.logLikelihood(y, x); }
+    evidence::ConditionalMoments observable(double x) const override { return m_model.observable(x); }
+
+private:
+    const models::LinearGaussianModel& m_model;
+};
+
 }  // namespace
 
 class TestGaussianReadings : public QObject {
@@ -91,6 +103,20 @@ private slots:
         for (size_t i = 0; i < num.jeffrey.x.size(); i += 7)
             worst = std::max(worst, std::abs(num.jeffrey.pdf[i] - exact.jeffrey.pdf(num.jeffrey.x[i])));
         QVERIFY2(worst < 1e-8 / exact.jeffrey.sd, qPrintable(QString::number(worst)));
+    }
+
+    void genericAndGaussianNoisePathsAgree()
+    {
+        const models::LinearGaussianModel m(-10, 2, 1);
+        const OpaqueModel opaque(m);
+        QVERIFY(m.hasGaussianNoise() && !opaque.hasGaussianNoise());
+        const evidence::GaussianEvidence q(2, 2);
+        const auto grids = gridsFor(m, 2, 2);
+        const auto fast = evidence::computeReadings(m, q, 2, grids);
+        const auto generic = evidence::computeReadings(opaque, q, 2, grids);
+        QVERIFY(std::abs(fast.jeffrey.mean - generic.jeffrey.mean) < 1e-12);
+        QVERIFY(std::abs(fast.virtualEvidence.sd - generic.virtualEvidence.sd) < 1e-12);
+        QVERIFY(std::abs(fast.distributional.sd - generic.distributional.sd) < 1e-12);
     }
 
     void scenarioReportsClosedForms_data()

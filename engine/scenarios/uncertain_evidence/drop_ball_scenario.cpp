@@ -24,12 +24,12 @@ int pointsFor(double width, double step, int lo, int hi)
 }
 
 // Grids sized from the model. The observable grid resolves the narrower of the model error
-// and the evidence. The latent grid must hold every posterior, and Jeffrey's rule mixes
+// and the evidence at 2 points per sd. The latent grid must hold every posterior, and Jeffrey's rule mixes
 // p(g | t) over all plausible timings t ~ q: for a sharp model these land where the timing
 // puts them, even far into the prior's tail. So it spans the g implied by t̂ ± 8 σ_obs
 // (q beyond that weighs < 1e-14) together with the prior's core, resolving the narrowest
-// posterior (the model error seen through dt/dg) at ~4 points per sd, which the trapezoid
-// rule integrates to ~1e-30.
+// posterior (the model error seen through dt/dg) at 3 points per sd, which the trapezoid
+// rule integrates to ~1e-30 (and which still draws a smooth curve).
 evidence::ReadingGrids makeGrids(const models::DropBallModel& m, double tObs, double sigmaObs)
 {
     const double mu = m.priorMean(), sd = m.priorSd();
@@ -39,7 +39,7 @@ evidence::ReadingGrids makeGrids(const models::DropBallModel& m, double tObs, do
 
     const double tLo = std::max(tObs - 10 * sigmaObs, 0.1 * tObs);
     const double tHi = tObs + 10 * sigmaObs;
-    const double tStep = std::min(m.modelSd(), sigmaObs) / 3;
+    const double tStep = std::min(m.modelSd(), sigmaObs) / 2;
     const UniformGrid observable(tLo, tHi, pointsFor(tHi - tLo, tStep, 201, 4001));
 
     const double reachLo = std::max(tObs - 8 * sigmaObs - 6 * m.modelSd(), 0.1 * tObs);
@@ -49,7 +49,7 @@ evidence::ReadingGrids makeGrids(const models::DropBallModel& m, double tObs, do
     const double gStar = std::clamp(m.gForTime(tObs), gLo, gHi);
     const double dtdg = 0.5 * std::sqrt(2 * m.height()) * std::pow(gStar, -1.5);
     const double narrowest = std::min(m.modelSd() / dtdg, sd);
-    const UniformGrid latent(gLo, gHi, pointsFor(gHi - gLo, narrowest / 4, 401, 4001));
+    const UniformGrid latent(gLo, gHi, pointsFor(gHi - gLo, narrowest / 3, 401, 4001));
     return {prior, latent, observable};
 }
 
@@ -59,7 +59,7 @@ Series predictiveSeries(const models::DropBallModel& m, const GridDensity& prior
     Series s;
     s.name = "Prior predictive p(t)";
     s.kind = SeriesKind::Line;
-    s.colour = 0;
+    s.colour = kReferenceColour;
     s.dashed = true;
     const int n = 301;
     const int stride = std::max<int>(1, int(prior.x.size()) / 200);
@@ -155,7 +155,7 @@ Figure DropBallScenario::run(const ParameterValues& input, const RunContext& con
                        std::max(tMax + 3 * model.modelSd(), tObs + 4.5 * sigmaObs)};
     Series evidenceSeries;
     evidenceSeries.name = "Stopwatch evidence N(t̂, σ_obs²)";
-    evidenceSeries.colour = 6;
+    evidenceSeries.colour = kEvidenceColour;
     for (int k = 0; k < 301; ++k) {
         const double t = tRange.lo + (tRange.hi - tRange.lo) * k / 300;
         evidenceSeries.x.push_back(t);

@@ -8,13 +8,12 @@ namespace evx::scenarios {
 
 ReadingStyle readingStyle(Reading reading)
 {
-    // Palette indices (Okabe–Ito): 0 black, 1 orange, 3 bluish green, 5 blue, 7 reddish purple.
     switch (reading) {
-    case Reading::Prior: return {"Prior", "prior", 0, true};
-    case Reading::Exact: return {"Exact evidence", "exact", 7, true};
-    case Reading::Jeffrey: return {"Jeffrey's rule", "jeffrey", 1, false};
-    case Reading::Virtual: return {"Virtual evidence", "virtual", 5, false};
-    case Reading::Distributional: return {"Distributional evidence", "distributional", 3, false};
+    case Reading::Prior: return {"Prior", "prior", kReferenceColour, true};
+    case Reading::Exact: return {"Exact evidence", "exact", 5, true};
+    case Reading::Jeffrey: return {"Jeffrey's rule", "jeffrey", 0, false};
+    case Reading::Virtual: return {"Virtual evidence", "virtual", 3, false};
+    case Reading::Distributional: return {"Distributional evidence", "distributional", 2, false};
     }
     return {"?", "unknown", -1, false};
 }

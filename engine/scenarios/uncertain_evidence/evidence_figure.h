@@ -21,6 +21,9 @@ struct ReadingStyle {
 };
 ReadingStyle readingStyle(Reading reading);
 
+// The external evidence density q itself, drawn beside the prior predictive.
+inline constexpr int kEvidenceColour = 4;  // vermillion
+
 // A density curve restricted to [lo, hi] so the plot frames where the mass is.
 Series densitySeries(Reading reading, const std::vector<double>& x, const std::vector<double>& pdf,
                      double lo, double hi);

@@ -86,7 +86,7 @@ Figure GaussianScenario::run(const ParameterValues& input, const RunContext& con
     predictive.name = "Prior predictive p(y)";
     Series q = normalSeries(Reading::Jeffrey, evidence, yRange);
     q.name = "Evidence q = N(ζ, σ_q²)";
-    q.colour = 6;
+    q.colour = kEvidenceColour;
     observable.series = {std::move(predictive), std::move(q)};
     observable.markers.push_back({"ζ", zeta});
     figure.plots.push_back(std::move(observable));

@@ -1,0 +1,100 @@
+#include "bench_sweep.h"
+
+#include "command_line.h"
+#include "plot/plot_view.h"
+#include "runner.h"
+
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace evx {
+namespace {
+
+double percentile(std::vector<double> v, double p)
+{
+    std::sort(v.begin(), v.end());
+    const double rank = p * (v.size() - 1);
+    const size_t lo = size_t(std::floor(rank)), hi = size_t(std::ceil(rank));
+    return v[lo] + (v[hi] - v[lo]) * (rank - lo);
+}
+
+QJsonObject stats(const std::vector<double>& v)
+{
+    auto round3 = [](double x) { return std::round(x * 1000) / 1000; };
+    return {{"p50", round3(percentile(v, 0.5))},
+            {"p95", round3(percentile(v, 0.95))},
+            {"max", round3(*std::max_element(v.begin(), v.end()))}};
+}
+
+}  // namespace
+
+int runBenchSweep(const CommandLine& cl)
+{
+    Runner runner;
+    PlotView view;
+    view.resize(cl.size);
+    view.show();
+
+    std::vector<double> compute, render, total;
+    ParameterValues values = cl.values;
+    const bool integer = cl.scenario->schema().find(cl.sweepParameter)->kind == ParameterKind::Integer;
+    for (int k = 0; k < cl.sweepSteps; ++k) {
+        double v = cl.sweepFrom + (cl.sweepTo - cl.sweepFrom) * k / (cl.sweepSteps - 1);
+        values[cl.sweepParameter] = integer ? std::round(v) : v;
+
+        QEventLoop loop;
+        Figure figure;
+        double computeMs = 0;
+        QString error;
+        QElapsedTimer clock;
+        clock.start();
+        const quint64 revision = runner.submit(cl.scenario, values);
+        auto done = QObject::connect(&runner, &Runner::finished, &loop,
+                                     [&](quint64 rev, const Figure& f, double ms) {
+                                         if (rev != revision)
+                                             return;
+                                         figure = f;
+                                         computeMs = ms;
+                                         loop.quit();
+                                     });
+        auto fail = QObject::connect(&runner, &Runner::failed, &loop, [&](quint64 rev, const QString& why) {
+            if (rev == revision) {
+                error = why;
+                loop.quit();
+            }
+        });
+        loop.exec();
+        QObject::disconnect(done);
+        QObject::disconnect(fail);
+        if (!error.isEmpty()) {
+            std::fprintf(stderr, "evidence-explorer: error: at %s = %g: %s\n", cl.sweepParameter.c_str(),
+                         values[cl.sweepParameter], error.toUtf8().constData());
+            return 2;
+        }
+        QElapsedTimer renderClock;
+        renderClock.start();
+        view.setFigure(figure);
+        view.renderNow();
+        render.push_back(renderClock.nsecsElapsed() / 1e6);
+        total.push_back(clock.nsecsElapsed() / 1e6);
+        compute.push_back(computeMs);
+    }
+
+    const QJsonObject report{{"scenario", QString::fromStdString(cl.scenario->info().id)},
+                             {"parameter", QString::fromStdString(cl.sweepParameter)},
+                             {"steps", cl.sweepSteps},
+                             {"size", QString("%1x%2").arg(cl.size.width()).arg(cl.size.height())},
+                             {"compute_ms", stats(compute)},
+                             {"render_ms", stats(render)},
+                             {"total_ms", stats(total)}};
+    std::fputs(QJsonDocument(report).toJson(QJsonDocument::Compact).constData(), stdout);
+    std::fputs("\n", stdout);
+    return 0;
+}
+
+}  // namespace evx

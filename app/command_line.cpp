@@ -1,0 +1,211 @@
+#include "command_line.h"
+
+#include "bench_sweep.h"
+#include "core/errors.h"
+#include "exporter.h"
+#include "plot/plot_view.h"
+#include "scenarios/registry.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <cstdio>
+
+namespace evx {
+namespace {
+
+QString takeValue(const QStringList& args, int& i, const QString& option)
+{
+    if (i + 1 >= args.size() || args[i + 1].startsWith("--"))
+        throw InvalidParameter(QString("%1 needs a value").arg(option).toStdString());
+    return args[++i];
+}
+
+QSize parseSize(const QString& text)
+{
+    static const QRegularExpression pattern("^(\\d{2,5})x(\\d{2,5})$");
+    const auto m = pattern.match(text);
+    const int w = m.hasMatch() ? m.captured(1).toInt() : 0;
+    const int h = m.hasMatch() ? m.captured(2).toInt() : 0;
+    if (w < 200 || h < 150 || w > 10000 || h > 10000)
+        throw InvalidParameter(QString("--size '%1' is not WIDTHxHEIGHT between 200x150 and 10000x10000")
+                                   .arg(text).toStdString());
+    return {w, h};
+}
+
+void checkExportPath(const QString& path)
+{
+    if (!exportFormatFor(path))
+        throw InvalidParameter(QString("--export '%1': unknown format; use one of %2")
+                                   .arg(path, exportFormatList()).toStdString());
+    const QFileInfo info(path);
+    if (info.isDir())
+        throw InvalidParameter(QString("--export '%1' is a directory").arg(path).toStdString());
+    const QFileInfo dir(info.absolutePath());
+    if (!dir.isDir() || !dir.isWritable())
+        throw InvalidParameter(QString("--export '%1': the folder %2 does not exist or is not writable")
+                                   .arg(path, info.absolutePath()).toStdString());
+}
+
+void parseSweep(CommandLine& cl, const QString& spec)
+{
+    static const QRegularExpression pattern("^([a-z0-9_]+)=([^:]+):([^:]+):([^:]+)$");
+    const auto m = pattern.match(spec);
+    if (!m.hasMatch())
+        throw InvalidParameter(QString("--bench-sweep '%1' is not name=from:to:steps").arg(spec).toStdString());
+    const ParameterSchema& schema = cl.scenario->schema();
+    cl.sweepParameter = m.captured(1).toStdString();
+    const ParameterSpec* spec_ = schema.find(cl.sweepParameter);
+    if (!spec_)
+        throw InvalidParameter("--bench-sweep: unknown parameter '" + cl.sweepParameter + "'");
+    if (spec_->kind != ParameterKind::Real && spec_->kind != ParameterKind::Integer)
+        throw InvalidParameter("--bench-sweep: '" + cl.sweepParameter + "' is not numeric");
+    cl.sweepFrom = schema.parse(cl.sweepParameter, m.captured(2).toStdString());
+    cl.sweepTo = schema.parse(cl.sweepParameter, m.captured(3).toStdString());
+    bool ok = false;
+    cl.sweepSteps = m.captured(4).toInt(&ok);
+    if (!ok || cl.sweepSteps < 2 || cl.sweepSteps > 100000)
+        throw InvalidParameter(QString("--bench-sweep: steps '%1' is not a whole number from 2 to 100000")
+                                   .arg(m.captured(4)).toStdString());
+}
+
+}  // namespace
+
+QString usageText()
+{
+    return "Usage:\n"
+           "  evidence-explorer [--scenario ID [--preset NAME] [--set name=value ...]]\n"
+           "  evidence-explorer --list-scenarios\n"
+           "  evidence-explorer --scenario ID [--preset NAME] [--set name=value ...]\n"
+           "                    --export FILE [--export FILE ...] [--size WIDTHxHEIGHT]\n"
+           "  evidence-explorer --scenario ID --bench-sweep name=from:to:steps [--size WIDTHxHEIGHT]\n"
+           "Export formats: " + exportFormatList() + "\n";
+}
+
+std::variant<CommandLine, QString> parseCommandLine(const QStringList& args)
+{
+    CommandLine cl;
+    QString scenarioId, sweepSpec;
+    QStringList sets;
+    bool list = false, help = false, sizeGiven = false;
+    try {
+        for (int i = 0; i < args.size(); ++i) {
+            QString arg = args[i];
+            // Accept --option=value as well as --option value.
+            if (arg.startsWith("--") && arg.contains('=')) {
+                const int eq = arg.indexOf('=');
+                QStringList rest = args.mid(i + 1);
+                QStringList rebuilt = args.mid(0, i);
+                rebuilt << arg.left(eq) << arg.mid(eq + 1) << rest;
+                return parseCommandLine(rebuilt);
+            }
+            if (arg == "--list-scenarios")
+                list = true;
+            else if (arg == "--help" || arg == "-h")
+                help = true;
+            else if (arg == "--scenario")
+                scenarioId = takeValue(args, i, arg);
+            else if (arg == "--preset")
+                cl.presetName = takeValue(args, i, arg);
+            else if (arg == "--set")
+                sets << takeValue(args, i, arg);
+            else if (arg == "--export")
+                cl.exports << takeValue(args, i, arg);
+            else if (arg == "--size") {
+                cl.size = parseSize(takeValue(args, i, arg));
+                sizeGiven = true;
+            } else if (arg == "--bench-sweep")
+                sweepSpec = takeValue(args, i, arg);
+            else
+                throw InvalidParameter(QString("unknown argument '%1' (try --help)").arg(arg).toStdString());
+        }
+        if (help) {
+            cl.mode = CommandLine::Mode::Help;
+            return cl;
+        }
+        if (list) {
+            if (!scenarioId.isEmpty() || !cl.exports.isEmpty() || !sweepSpec.isEmpty())
+                throw InvalidParameter("--list-scenarios takes no other option");
+            cl.mode = CommandLine::Mode::List;
+            return cl;
+        }
+        if (!cl.exports.isEmpty() && !sweepSpec.isEmpty())
+            throw InvalidParameter("--export and --bench-sweep cannot be combined");
+        if (scenarioId.isEmpty()) {
+            if (!cl.exports.isEmpty() || !sweepSpec.isEmpty() || !cl.presetName.isEmpty() || !sets.isEmpty())
+                throw InvalidParameter("--scenario ID is required (see --list-scenarios)");
+        } else {
+            cl.scenario = ScenarioRegistry::instance().find(scenarioId.toStdString());
+            if (!cl.scenario)
+                throw InvalidParameter(QString("unknown scenario '%1' (see --list-scenarios)").arg(scenarioId).toStdString());
+            const ParameterSchema& schema = cl.scenario->schema();
+            cl.values = cl.presetName.isEmpty() ? schema.defaults()
+                                                 : cl.scenario->presetValues(cl.presetName.toStdString());
+            for (const QString& set : sets) {
+                const int eq = set.indexOf('=');
+                if (eq <= 0)
+                    throw InvalidParameter(QString("--set '%1' is not name=value").arg(set).toStdString());
+                const std::string name = set.left(eq).toStdString();
+                cl.values[name] = schema.parse(name, set.mid(eq + 1).toStdString());
+            }
+        }
+        for (const QString& path : cl.exports)
+            checkExportPath(path);
+        if (!cl.exports.isEmpty()) {
+            cl.mode = CommandLine::Mode::Export;
+            cl.figure = cl.scenario->run(cl.values, {});
+        }
+        else if (!sweepSpec.isEmpty()) {
+            parseSweep(cl, sweepSpec);
+            cl.mode = CommandLine::Mode::BenchSweep;
+        } else if (sizeGiven)
+            throw InvalidParameter("--size applies only to --export and --bench-sweep");
+    } catch (const std::exception& e) {
+        return QString::fromUtf8(e.what());
+    }
+    return cl;
+}
+
+bool runsWithoutDisplay(const CommandLine& cl)
+{
+    return cl.mode != CommandLine::Mode::Window;
+}
+
+int runCommandLine(const CommandLine& cl)
+{
+    switch (cl.mode) {
+    case CommandLine::Mode::Help:
+        std::fputs(usageText().toUtf8().constData(), stdout);
+        return 0;
+    case CommandLine::Mode::List:
+        for (const auto& s : ScenarioRegistry::instance().all()) {
+            const ScenarioInfo info = s->info();
+            std::printf("%-22s %-20s %s\n", info.id.c_str(), info.topic.c_str(), info.title.c_str());
+        }
+        return 0;
+    case CommandLine::Mode::BenchSweep:
+        return runBenchSweep(cl);
+    case CommandLine::Mode::Export:
+        break;
+    case CommandLine::Mode::Window:
+        return 0;
+    }
+
+    const Figure& figure = cl.figure;
+    PlotView view;
+    view.resize(cl.size);
+    view.setFigure(figure);
+    const QString id = QString::fromStdString(cl.scenario->info().id);
+    for (const QString& path : cl.exports) {
+        const QString error = exportFigure(path, {id, cl.scenario->schema(), cl.values, figure}, view, cl.size);
+        if (!error.isEmpty()) {
+            std::fprintf(stderr, "evidence-explorer: error: %s\n", error.toUtf8().constData());
+            return 1;
+        }
+    }
+    for (const std::string& w : figure.warnings)
+        std::fprintf(stderr, "evidence-explorer: warning: %s\n", w.c_str());
+    return 0;
+}
+
+}  // namespace evx

@@ -1,0 +1,47 @@
+#pragma once
+// The command line of DESIGN.md. Parsing needs no QApplication, so bad input is reported
+// (one line on stderr, exit code 2) before any window system is touched.
+
+#include "core/figure.h"
+#include "core/parameters.h"
+#include "core/scenario.h"
+
+#include <QSize>
+#include <QString>
+#include <QStringList>
+#include <memory>
+#include <variant>
+
+namespace evx {
+
+// The size of the plot in exports and in --bench-sweep unless --size says otherwise.
+inline constexpr QSize kDefaultPlotSize{1200, 800};
+
+struct CommandLine {
+    enum class Mode { Window, List, Export, BenchSweep, Help };
+    Mode mode = Mode::Window;
+    std::shared_ptr<const Scenario> scenario;  // null: the window opens its default
+    QString presetName;
+    ParameterValues values;  // the scenario's defaults, overlaid with the preset and every --set
+    QStringList exports;
+    Figure figure;  // --export: computed while parsing, so the scenario's own input checks
+                    // (e.g. parameters that are fine alone but not together) count as bad input
+    QSize size = kDefaultPlotSize;
+    std::string sweepParameter;
+    double sweepFrom = 0, sweepTo = 0;
+    int sweepSteps = 0;
+};
+
+// The parsed command line, or the one-line reason it is refused.
+std::variant<CommandLine, QString> parseCommandLine(const QStringList& arguments);
+
+QString usageText();
+
+// Modes that show nothing run on the offscreen platform, so no display is needed.
+bool runsWithoutDisplay(const CommandLine& commandLine);
+
+// Runs --list-scenarios, --export and --bench-sweep; returns the process exit code.
+// Needs a QApplication.
+int runCommandLine(const CommandLine& commandLine);
+
+}  // namespace evx

@@ -1,0 +1,160 @@
+#include "figure_serialiser.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <cmath>
+
+namespace evx {
+namespace {
+
+// JSON has no NaN; a gap in a line (NaN) becomes null.
+QJsonValue number(double v)
+{
+    return std::isfinite(v) ? QJsonValue(v) : QJsonValue(QJsonValue::Null);
+}
+
+QJsonArray numbers(const std::vector<double>& v)
+{
+    QJsonArray a;
+    for (double x : v)
+        a.append(number(x));
+    return a;
+}
+
+QString kindName(SeriesKind kind)
+{
+    switch (kind) {
+    case SeriesKind::Line: return "line";
+    case SeriesKind::Step: return "step";
+    case SeriesKind::Scatter: return "scatter";
+    case SeriesKind::Bar: return "bar";
+    }
+    return "line";
+}
+
+QJsonObject plotToJson(const Plot& plot)
+{
+    QJsonArray series;
+    for (const Series& s : plot.series)
+        series.append(QJsonObject{{"name", QString::fromStdString(s.name)},
+                                  {"kind", kindName(s.kind)},
+                                  {"x", numbers(s.x)},
+                                  {"y", numbers(s.y)}});
+    QJsonArray bands;
+    for (const Band& b : plot.bands)
+        bands.append(QJsonObject{{"name", QString::fromStdString(b.name)},
+                                 {"x", numbers(b.x)},
+                                 {"lower", numbers(b.lower)},
+                                 {"upper", numbers(b.upper)}});
+    QJsonArray markers;
+    for (const Marker& m : plot.markers)
+        markers.append(QJsonObject{{"name", QString::fromStdString(m.name)}, {"x", number(m.x)}});
+    QJsonArray heatMaps;
+    for (const HeatMap& h : plot.heatMaps)
+        heatMaps.append(QJsonObject{{"name", QString::fromStdString(h.name)},
+                                    {"x_range", QJsonArray{h.xMin, h.xMax}},
+                                    {"y_range", QJsonArray{h.yMin, h.yMax}},
+                                    {"nx", h.nx},
+                                    {"ny", h.ny},
+                                    {"values", numbers(h.values)}});
+    QJsonObject o{{"title", QString::fromStdString(plot.title)},
+                  {"x_label", QString::fromStdString(plot.xLabel)},
+                  {"y_label", QString::fromStdString(plot.yLabel)},
+                  {"series", series},
+                  {"bands", bands}};
+    if (!markers.isEmpty())
+        o["markers"] = markers;
+    if (!heatMaps.isEmpty())
+        o["heat_maps"] = heatMaps;
+    if (plot.logY)
+        o["log_y"] = true;
+    return o;
+}
+
+QString csvField(const std::string& text)
+{
+    QString s = QString::fromStdString(text);
+    if (s.contains(',') || s.contains('"') || s.contains('\n'))
+        s = '"' + s.replace('"', "\"\"") + '"';
+    return s;
+}
+
+QString csvNumber(double v)
+{
+    return std::isfinite(v) ? QString::number(v, 'g', 17) : QString();
+}
+
+}  // namespace
+
+QJsonObject parametersToJson(const ParameterSchema& schema, const ParameterValues& values)
+{
+    QJsonObject o;
+    for (const ParameterSpec& spec : schema.specs()) {
+        const auto it = values.find(spec.name);
+        if (it == values.end())
+            continue;
+        const QString name = QString::fromStdString(spec.name);
+        switch (spec.kind) {
+        case ParameterKind::Choice:
+            o[name] = QString::fromStdString(schema.format(spec.name, it->second));
+            break;
+        case ParameterKind::Boolean:
+            o[name] = it->second != 0;
+            break;
+        default:
+            o[name] = it->second;
+        }
+    }
+    return o;
+}
+
+QByteArray figureToJson(const QString& scenarioId, const ParameterSchema& schema,
+                        const ParameterValues& values, const Figure& figure)
+{
+    QJsonObject summary;
+    for (const auto& [key, value] : figure.summary.entries())
+        summary[QString::fromStdString(key)] = number(value);
+    QJsonArray plots;
+    for (const Plot& p : figure.plots)
+        plots.append(plotToJson(p));
+    QJsonArray warnings;
+    for (const std::string& w : figure.warnings)
+        warnings.append(QString::fromStdString(w));
+    const QJsonObject root{{"scenario", scenarioId},
+                           {"parameters", parametersToJson(schema, values)},
+                           {"summary", summary},
+                           {"plots", plots},
+                           {"warnings", warnings}};
+    return QJsonDocument(root).toJson(QJsonDocument::Indented);
+}
+
+QByteArray figureToCsv(const Figure& figure)
+{
+    QString out = "plot,element,name,x,y,lower,upper,value\n";
+    for (const Plot& p : figure.plots) {
+        const QString plot = csvField(p.title);
+        for (const Series& s : p.series)
+            for (size_t i = 0; i < s.x.size(); ++i)
+                out += QString("%1,series,%2,%3,%4,,,\n").arg(plot, csvField(s.name), csvNumber(s.x[i]), csvNumber(s.y[i]));
+        for (const Band& b : p.bands)
+            for (size_t i = 0; i < b.x.size(); ++i)
+                out += QString("%1,band,%2,%3,,%4,%5,\n")
+                           .arg(plot, csvField(b.name), csvNumber(b.x[i]), csvNumber(b.lower[i]), csvNumber(b.upper[i]));
+        for (const Marker& m : p.markers)
+            out += QString("%1,marker,%2,%3,,,,\n").arg(plot, csvField(m.name), csvNumber(m.x));
+        for (const HeatMap& h : p.heatMaps)
+            for (int iy = 0; iy < h.ny; ++iy)
+                for (int ix = 0; ix < h.nx; ++ix) {
+                    const double x = h.nx > 1 ? h.xMin + (h.xMax - h.xMin) * ix / (h.nx - 1) : h.xMin;
+                    const double y = h.ny > 1 ? h.yMin + (h.yMax - h.yMin) * iy / (h.ny - 1) : h.yMin;
+                    out += QString("%1,heat_map,%2,%3,%4,,,%5\n")
+                               .arg(plot, csvField(h.name), csvNumber(x), csvNumber(y),
+                                    csvNumber(h.values[size_t(iy) * h.nx + ix]));
+                }
+    }
+    for (const auto& [key, value] : figure.summary.entries())
+        out += QString("summary,summary,%1,,,,,%2\n").arg(csvField(key), csvNumber(value));
+    return out.toUtf8();
+}
+
+}  // namespace evx

@@ -1,0 +1,33 @@
+#include "command_line.h"
+#include "main_window.h"
+
+#include <QApplication>
+#include <cstdio>
+
+int main(int argc, char** argv)
+{
+    QStringList arguments;
+    for (int i = 1; i < argc; ++i)
+        arguments << QString::fromLocal8Bit(argv[i]);
+    // Bad input is refused before any window system is touched.
+    const auto parsed = evx::parseCommandLine(arguments);
+    if (const auto* why = std::get_if<QString>(&parsed)) {
+        std::fprintf(stderr, "evidence-explorer: error: %s\n", why->toUtf8().constData());
+        return 2;
+    }
+    const evx::CommandLine& commandLine = std::get<evx::CommandLine>(parsed);
+    if (evx::runsWithoutDisplay(commandLine) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+
+    QApplication app(argc, argv);
+    QApplication::setApplicationName("Evidence Explorer");
+    QApplication::setOrganizationName("Evidence Explorer");
+    if (evx::runsWithoutDisplay(commandLine))
+        return evx::runCommandLine(commandLine);
+
+    evx::MainWindow window;
+    if (commandLine.scenario)
+        window.openScenario(QString::fromStdString(commandLine.scenario->info().id), commandLine.values);
+    window.show();
+    return app.exec();
+}

@@ -1,0 +1,402 @@
+#include "main_window.h"
+
+#include "browser/scenario_browser.h"
+#include "command_line.h"
+#include "exporter.h"
+#include "params/parameter_panel.h"
+#include "plot/plot_view.h"
+#include "runner.h"
+#include "scenarios/registry.h"
+#include "session.h"
+#include "summary/summary_table.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+// Resources compiled into a static library must be registered by hand, and outside any
+// namespace.
+static void initialiseResources()
+{
+    Q_INIT_RESOURCE(resources);
+}
+
+namespace evx {
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_runner(std::make_unique<Runner>())
+{
+    initialiseResources();
+    buildWidgets();
+    buildMenus();
+    connect(m_runner.get(), &Runner::finished, this, &MainWindow::onFinished);
+    connect(m_runner.get(), &Runner::failed, this, &MainWindow::onFailed);
+    connect(m_runner.get(), &Runner::progressed, this,
+            [this](quint64, const Figure& partial, double fraction) {
+                m_plotView->setFigure(partial);
+                m_busy->setRange(0, 100);
+                m_busy->setValue(int(100 * fraction));
+            });
+    resize(1440, 900);
+    openScenario(QString::fromStdString(ScenarioRegistry::instance().all().front()->info().id));
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildWidgets()
+{
+    m_browser = new ScenarioBrowser;
+    std::vector<ScenarioInfo> infos;
+    for (const auto& s : ScenarioRegistry::instance().all())
+        infos.push_back(s->info());
+    m_browser->setScenarios(infos);
+    connect(m_browser, &ScenarioBrowser::scenarioActivated, this, [this](const QString& id) {
+        openScenario(id);
+    });
+    auto* browserDock = new QDockWidget(tr("Scenarios"), this);
+    browserDock->setObjectName("scenarios");
+    browserDock->setWidget(m_browser);
+    addDockWidget(Qt::LeftDockWidgetArea, browserDock);
+
+    m_panel = new ParameterPanel;
+    connect(m_panel, &ParameterPanel::valuesChanged, this, [this] {
+        setWindowModified(true);
+        requestRun();
+    });
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(m_panel);
+    scroll->setWidgetResizable(true);
+    auto* panelDock = new QDockWidget(tr("Parameters"), this);
+    panelDock->setObjectName("parameters");
+    panelDock->setWidget(scroll);
+    addDockWidget(Qt::LeftDockWidgetArea, panelDock);
+    resizeDocks({browserDock, panelDock}, {220, 480}, Qt::Vertical);
+    resizeDocks({panelDock}, {360}, Qt::Horizontal);
+
+    m_errorBanner = new QLabel;
+    m_errorBanner->setWordWrap(true);
+    m_errorBanner->setStyleSheet("QLabel { background: #fde2e1; color: #8a1c13; padding: 6px; "
+                                 "border: 1px solid #d55e00; border-radius: 3px; }");
+    m_errorBanner->hide();
+    m_warningBanner = new QLabel;
+    m_warningBanner->setWordWrap(true);
+    m_warningBanner->setStyleSheet("QLabel { background: #fff4d6; color: #6b4a00; padding: 6px; "
+                                   "border: 1px solid #e69f00; border-radius: 3px; }");
+    m_warningBanner->hide();
+    m_plotView = new PlotView;
+    m_plotView->setMinimumSize(480, 360);
+
+    auto* top = new QWidget;
+    auto* topLayout = new QVBoxLayout(top);
+    topLayout->setContentsMargins(4, 4, 4, 0);
+    topLayout->addWidget(m_errorBanner);
+    topLayout->addWidget(m_warningBanner);
+    topLayout->addWidget(m_plotView, 1);
+
+    m_summary = new SummaryTable;
+    m_explanation = new QTextBrowser;
+    m_explanation->setOpenExternalLinks(true);
+    m_bottomTabs = new QTabWidget;
+    m_bottomTabs->addTab(m_summary, tr("Summary"));
+    m_bottomTabs->addTab(m_explanation, tr("About this scenario"));
+
+    auto* splitter = new QSplitter(Qt::Vertical);
+    splitter->addWidget(top);
+    splitter->addWidget(m_bottomTabs);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 1);
+    setCentralWidget(splitter);
+
+    m_timing = new QLabel;
+    m_busy = new QProgressBar;
+    m_busy->setMaximumWidth(140);
+    m_busy->setRange(0, 0);
+    m_busy->hide();
+    statusBar()->addPermanentWidget(m_busy);
+    statusBar()->addPermanentWidget(m_timing);
+    connect(m_plotView, &PlotView::rendered, this, [this] {
+        m_timing->setText(tr("compute %1 ms · render %2 ms")
+                              .arg(m_lastComputeMs, 0, 'f', 1)
+                              .arg(m_plotView->lastRenderMs(), 0, 'f', 1));
+    });
+}
+
+void MainWindow::buildMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Open Session…"), QKeySequence::Open, this, &MainWindow::onOpenSession);
+    file->addAction(tr("&Save Session"), QKeySequence::Save, this, &MainWindow::onSaveSession);
+    file->addAction(tr("Save Session &As…"), QKeySequence::SaveAs, this, &MainWindow::onSaveSessionAs);
+    file->addSeparator();
+    file->addAction(tr("&Export Figure or Data…"), QKeySequence(tr("Ctrl+E")), this, &MainWindow::onExport);
+    file->addAction(tr("&Copy Image"), QKeySequence(tr("Ctrl+Shift+C")), this, &MainWindow::onCopyImage);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    m_presetMenu = menuBar()->addMenu(tr("&Presets"));
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(tr("&Reset Zoom"), QKeySequence(tr("Ctrl+0")), m_plotView, &PlotView::resetView);
+    view->addAction(tr("Show &Summary"), QKeySequence(tr("F2")), this, [this] { m_bottomTabs->setCurrentIndex(0); });
+    view->addAction(tr("Show &Explanation"), QKeySequence(tr("F1")), this, [this] { m_bottomTabs->setCurrentIndex(1); });
+    view->addSeparator();
+    for (QDockWidget* dock : findChildren<QDockWidget*>())
+        view->addAction(dock->toggleViewAction());
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Evidence Explorer"), this, [this] {
+        QMessageBox::about(this, tr("About Evidence Explorer"),
+                           tr("<b>Evidence Explorer</b><p>Live exploration of how Bayesian updates change "
+                              "with the way evidence is read and approximated.</p>"
+                              "<p>Drag on a plot to pan, scroll to zoom, double-click to reset; click a "
+                              "legend entry to hide or show that curve.</p>"));
+    });
+}
+
+void MainWindow::rebuildPresetMenu()
+{
+    m_presetMenu->clear();
+    if (!m_scenario)
+        return;
+    for (const Preset& p : m_scenario->presets()) {
+        QAction* a = m_presetMenu->addAction(QString::fromStdString(p.name), this,
+                                             [this, name = QString::fromStdString(p.name)] { applyPreset(name); });
+        a->setStatusTip(QString::fromStdString(p.description));
+        a->setToolTip(QString::fromStdString(p.description));
+    }
+    m_presetMenu->addSeparator();
+    m_presetMenu->addAction(tr("Reset to &Defaults"), QKeySequence(tr("Ctrl+R")), this, [this] {
+        m_panel->setValues(m_scenario->schema().defaults());
+    });
+}
+
+bool MainWindow::openScenario(const QString& id, const ParameterValues& values)
+{
+    auto scenario = ScenarioRegistry::instance().find(id.toStdString());
+    if (!scenario)
+        return false;
+    m_scenario = std::move(scenario);
+    m_browser->setCurrent(id);
+    m_panel->setSchema(m_scenario->schema(), values.empty() ? m_scenario->schema().defaults() : values);
+    m_plotView->resetView();
+    rebuildPresetMenu();
+    loadExplanation();
+    updateTitle();
+    requestRun();
+    return true;
+}
+
+void MainWindow::applyPreset(const QString& name)
+{
+    if (!m_scenario)
+        return;
+    try {
+        m_panel->setValues(m_scenario->presetValues(name.toStdString()));
+        m_plotView->resetView();
+    } catch (const std::exception& e) {
+        showError(QString::fromUtf8(e.what()));
+    }
+}
+
+void MainWindow::loadExplanation()
+{
+    const ScenarioInfo info = m_scenario->info();
+    QFile file(QString(":/explanations/%1.md").arg(QString::fromStdString(info.id)));
+    if (file.open(QIODevice::ReadOnly))
+        m_explanation->setMarkdown(QString::fromUtf8(file.readAll()));
+    else
+        m_explanation->setMarkdown(QString("# %1\n\n%2").arg(QString::fromStdString(info.title),
+                                                             QString::fromStdString(info.summary)));
+}
+
+void MainWindow::requestRun()
+{
+    if (!m_scenario)
+        return;
+    m_busy->setRange(0, 0);
+    m_busy->show();
+    m_runner->submit(m_scenario, m_panel->values());
+}
+
+void MainWindow::onFinished(quint64 revision, const Figure& figure, double computeMs)
+{
+    m_figure = figure;
+    m_lastComputeMs = computeMs;
+    m_busy->hide();
+    m_errorBanner->hide();
+    m_plotView->setFigure(figure);
+    m_summary->setSummary(figure.summary, figure.warnings);
+    QStringList warnings;
+    for (const std::string& w : figure.warnings)
+        warnings << "⚠ " + QString::fromStdString(w);
+    m_warningBanner->setText(warnings.join('\n'));
+    m_warningBanner->setVisible(!warnings.isEmpty());
+    emit figureShown(revision);
+}
+
+void MainWindow::onFailed(quint64 revision, const QString& message)
+{
+    m_busy->hide();
+    showError(tr("Cannot compute with these parameters: %1").arg(message));
+    emit runFailed(revision, message);
+}
+
+void MainWindow::showError(const QString& message)
+{
+    m_errorBanner->setText(message);
+    m_errorBanner->show();
+    statusBar()->showMessage(message, 8000);
+}
+
+QString MainWindow::errorText() const
+{
+    return m_errorBanner->isHidden() ? QString() : m_errorBanner->text();
+}
+
+QString MainWindow::currentScenarioId() const
+{
+    return m_scenario ? QString::fromStdString(m_scenario->info().id) : QString();
+}
+
+void MainWindow::updateTitle()
+{
+    QString title = QString::fromStdString(m_scenario->info().title);
+    if (!m_sessionPath.isEmpty())
+        title += " — " + QFileInfo(m_sessionPath).fileName();
+    setWindowTitle(title + "[*] — Evidence Explorer");
+}
+
+QString MainWindow::openSessionFile(const QString& path)
+{
+    auto result = loadSession(path);
+    if (auto* why = std::get_if<QString>(&result))
+        return *why;
+    const Session& session = std::get<Session>(result);
+    openScenario(session.scenarioId, session.values);
+    m_plotView->setHiddenSeries(session.hiddenSeries);
+    m_sessionPath = path;
+    setWindowModified(false);
+    updateTitle();
+    return {};
+}
+
+QString MainWindow::saveSessionFile(const QString& path)
+{
+    if (!m_scenario)
+        return tr("no scenario is open");
+    const Session session{currentScenarioId(), m_panel->values(), m_plotView->hiddenSeries()};
+    const QString error = saveSession(path, session, m_scenario->schema());
+    if (!error.isEmpty())
+        return error;
+    m_sessionPath = path;
+    setWindowModified(false);
+    updateTitle();
+    return {};
+}
+
+QString MainWindow::exportFigureFile(const QString& path, QSize size)
+{
+    if (!m_scenario || m_figure.plots.empty())
+        return tr("there is no figure to export yet");
+    if (!size.isValid())
+        size = m_plotView->size().expandedTo(QSize(800, 500));
+    const ParameterValues values = m_panel->values();
+    return exportFigure(path, {currentScenarioId(), m_scenario->schema(), values, m_figure}, *m_plotView, size);
+}
+
+void MainWindow::onOpenSession()
+{
+    if (!confirmDiscard())
+        return;
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Session"), QString(),
+                                                      tr("Evidence Explorer sessions (*.evx.json);;JSON (*.json)"));
+    if (path.isEmpty())
+        return;
+    const QString error = openSessionFile(path);
+    if (!error.isEmpty())
+        QMessageBox::warning(this, tr("Cannot open session"), error);
+}
+
+void MainWindow::onSaveSession()
+{
+    if (m_sessionPath.isEmpty())
+        return onSaveSessionAs();
+    const QString error = saveSessionFile(m_sessionPath);
+    if (!error.isEmpty())
+        QMessageBox::warning(this, tr("Cannot save session"), error);
+}
+
+void MainWindow::onSaveSessionAs()
+{
+    QString path = QFileDialog::getSaveFileName(this, tr("Save Session"), currentScenarioId() + ".evx.json",
+                                                tr("Evidence Explorer sessions (*.evx.json)"));
+    if (path.isEmpty())
+        return;
+    if (!path.endsWith(".evx.json"))
+        path += ".evx.json";
+    const QString error = saveSessionFile(path);
+    if (!error.isEmpty())
+        QMessageBox::warning(this, tr("Cannot save session"), error);
+}
+
+void MainWindow::onExport()
+{
+    QString selectedFilter;
+    QString path = QFileDialog::getSaveFileName(this, tr("Export Figure or Data"), currentScenarioId() + ".png",
+                                                exportFileFilter(), &selectedFilter);
+    if (path.isEmpty())
+        return;
+    if (!exportFormatFor(path)) {
+        const int star = selectedFilter.indexOf("*.");
+        path += selectedFilter.mid(star + 1, selectedFilter.indexOf(')', star) - star - 1);
+    }
+    const QString error = exportFigureFile(path, kDefaultPlotSize);
+    if (!error.isEmpty())
+        QMessageBox::warning(this, tr("Cannot export"), error);
+    else
+        statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+}
+
+void MainWindow::onCopyImage()
+{
+    const QSize size = m_plotView->size();
+    QApplication::clipboard()->setImage(m_plotView->toImage(size.width(), size.height()));
+    statusBar()->showMessage(tr("Figure copied to the clipboard"), 3000);
+}
+
+bool MainWindow::confirmDiscard()
+{
+    if (!isWindowModified() || m_sessionPath.isEmpty())
+        return true;
+    const auto answer = QMessageBox::question(
+        this, tr("Unsaved changes"), tr("Save the changes to %1 first?").arg(QFileInfo(m_sessionPath).fileName()),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    if (answer == QMessageBox::Cancel)
+        return false;
+    if (answer == QMessageBox::Save)
+        return saveSessionFile(m_sessionPath).isEmpty();
+    return true;
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (confirmDiscard())
+        event->accept();
+    else
+        event->ignore();
+}
+
+}  // namespace evx

@@ -1,0 +1,96 @@
+#pragma once
+// The main window: scenario browser and parameter panel on the left, the plot in the
+// middle, summary and explanation below. It only wires widgets to the runner; every
+// number comes from a scenario on the runner's worker thread.
+
+#include "core/figure.h"
+#include "core/scenario.h"
+
+#include <QMainWindow>
+#include <memory>
+
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QTabWidget;
+class QTextBrowser;
+
+namespace evx {
+
+class ParameterPanel;
+class PlotView;
+class Runner;
+class ScenarioBrowser;
+class SummaryTable;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Shows a scenario with the given values (its defaults when empty) and starts a run.
+    bool openScenario(const QString& id, const ParameterValues& values = {});
+    void applyPreset(const QString& name);
+
+    // The file operations behind the menus, without dialogs; each returns "" on success or
+    // the reason it failed, and a failure changes nothing.
+    QString openSessionFile(const QString& path);
+    QString saveSessionFile(const QString& path);
+    QString exportFigureFile(const QString& path, QSize size = {});
+
+    QString currentScenarioId() const;
+    const Figure& currentFigure() const { return m_figure; }
+    QString errorText() const;  // the error banner's text, "" when hidden
+    PlotView* plotView() const { return m_plotView; }
+    ParameterPanel* parameterPanel() const { return m_panel; }
+    SummaryTable* summaryTable() const { return m_summary; }
+    Runner* runner() const { return m_runner.get(); }
+
+signals:
+    // A finished run's figure is on screen (after a failed run: runFailed instead).
+    void figureShown(quint64 revision);
+    void runFailed(quint64 revision, const QString& message);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void buildWidgets();
+    void buildMenus();
+    void rebuildPresetMenu();
+    void requestRun();
+    void showError(const QString& message);
+    void updateTitle();
+    void loadExplanation();
+    bool confirmDiscard();
+
+    void onFinished(quint64 revision, const Figure& figure, double computeMs);
+    void onFailed(quint64 revision, const QString& message);
+    void onOpenSession();
+    void onSaveSession();
+    void onSaveSessionAs();
+    void onExport();
+    void onCopyImage();
+
+    std::unique_ptr<Runner> m_runner;
+    std::shared_ptr<const Scenario> m_scenario;
+    Figure m_figure;
+    QString m_sessionPath;
+    double m_lastComputeMs = 0;
+
+    ScenarioBrowser* m_browser = nullptr;
+    ParameterPanel* m_panel = nullptr;
+    PlotView* m_plotView = nullptr;
+    SummaryTable* m_summary = nullptr;
+    QTextBrowser* m_explanation = nullptr;
+    QTabWidget* m_bottomTabs = nullptr;
+    QLabel* m_errorBanner = nullptr;
+    QLabel* m_warningBanner = nullptr;
+    QLabel* m_timing = nullptr;
+    QProgressBar* m_busy = nullptr;
+    QMenu* m_presetMenu = nullptr;
+};
+
+}  // namespace evx

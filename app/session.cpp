@@ -1,0 +1,112 @@
+#include "session.h"
+
+#include "core/errors.h"
+#include "exporter.h"
+#include "figure_serialiser.h"
+#include "scenarios/registry.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace evx {
+namespace {
+
+constexpr auto kFormatName = "evidence-explorer-session";
+
+}  // namespace
+
+QByteArray sessionToJson(const Session& session, const ParameterSchema& schema)
+{
+    const QJsonObject root{{"format", kFormatName},
+                           {"version", Session::kFormatVersion},
+                           {"scenario", session.scenarioId},
+                           {"parameters", parametersToJson(schema, session.values)},
+                           {"view", QJsonObject{{"hidden_series", QJsonArray::fromStringList(session.hiddenSeries)}}}};
+    return QJsonDocument(root).toJson(QJsonDocument::Indented);
+}
+
+QString saveSession(const QString& path, const Session& session, const ParameterSchema& schema)
+{
+    return writeFileAtomically(path, sessionToJson(session, schema));
+}
+
+std::variant<Session, QString> parseSession(const QByteArray& data)
+{
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(data, &error);
+    if (error.error != QJsonParseError::NoError)
+        return QString("not valid JSON (%1 at byte %2)").arg(error.errorString()).arg(error.offset);
+    if (!doc.isObject())
+        return QString("not a session: the top level is not a JSON object");
+    const QJsonObject root = doc.object();
+    if (root.value("format").toString() != kFormatName)
+        return QString("not an Evidence Explorer session (\"format\" is not \"%1\")").arg(kFormatName);
+    const QJsonValue version = root.value("version");
+    if (!version.isDouble() || version.toDouble() < 1 || version.toDouble() != version.toInt())
+        return QString("the session has no valid \"version\"");
+    if (version.toInt() > Session::kFormatVersion)
+        return QString("the session is format version %1; this Evidence Explorer reads up to version %2")
+            .arg(version.toInt())
+            .arg(Session::kFormatVersion);
+
+    Session session;
+    session.scenarioId = root.value("scenario").toString();
+    const auto scenario = ScenarioRegistry::instance().find(session.scenarioId.toStdString());
+    if (!scenario)
+        return QString("unknown scenario \"%1\"").arg(session.scenarioId);
+    const ParameterSchema& schema = scenario->schema();
+
+    const QJsonValue params = root.value("parameters");
+    if (!params.isObject())
+        return QString("\"parameters\" is missing or not an object");
+    ParameterValues values;
+    const QJsonObject p = params.toObject();
+    for (auto it = p.begin(); it != p.end(); ++it) {
+        const std::string name = it.key().toStdString();
+        try {
+            if (!schema.find(name))
+                return QString("scenario \"%1\" has no parameter \"%2\"").arg(session.scenarioId, it.key());
+            if (it->isString())
+                values[name] = schema.parse(name, it->toString().toStdString());
+            else if (it->isBool())
+                values[name] = schema.parse(name, it->toBool() ? "true" : "false");
+            else if (it->isDouble())
+                values[name] = schema.parse(name, QString::number(it->toDouble(), 'g', 17).toStdString());
+            else
+                return QString("parameter \"%1\" is not a number").arg(it.key());
+        } catch (const InvalidParameter& e) {
+            return QString::fromUtf8(e.what());
+        }
+    }
+    session.values = schema.complete(values);
+
+    const QJsonValue view = root.value("view");
+    if (!view.isUndefined() && !view.isObject())
+        return QString("\"view\" is not an object");
+    const QJsonValue hidden = view.toObject().value("hidden_series");
+    if (!hidden.isUndefined()) {
+        if (!hidden.isArray())
+            return QString("\"view.hidden_series\" is not a list");
+        for (const QJsonValue& v : hidden.toArray()) {
+            if (!v.isString())
+                return QString("\"view.hidden_series\" holds something other than names");
+            session.hiddenSeries << v.toString();
+        }
+    }
+    return session;
+}
+
+std::variant<Session, QString> loadSession(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return QString("cannot open %1: %2").arg(path, file.errorString());
+    auto result = parseSession(file.readAll());
+    if (auto* why = std::get_if<QString>(&result))
+        return QString("cannot open %1: %2").arg(path, *why);
+    return result;
+}
+
+}  // namespace evx

@@ -1,0 +1,166 @@
+// The command line of DESIGN.md, run as a user would: the real binary in a process.
+#include "scenarios/registry.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace evx;
+
+namespace {
+
+struct Result {
+    int exitCode;
+    QString out;
+    QString err;
+};
+
+Result run(const QStringList& args)
+{
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("XDG_RUNTIME_DIR", QDir::tempPath());
+    p.setProcessEnvironment(env);
+    p.start(EVX_APP_BINARY, args);
+    if (!p.waitForFinished(120000))
+        return {-1, {}, "timed out"};
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+            QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+}
+
+QJsonObject readJson(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+}  // namespace
+
+class TestCommandLine : public QObject {
+    Q_OBJECT
+
+private slots:
+    void listsEveryScenario()
+    {
+        const Result r = run({"--list-scenarios"});
+        QCOMPARE(r.exitCode, 0);
+        for (const auto& s : ScenarioRegistry::instance().all())
+            QVERIFY2(r.out.contains(QString::fromStdString(s->info().id)), qPrintable(r.out));
+    }
+
+    void exportsEveryScenarioAndPreset_data()
+    {
+        QTest::addColumn<QString>("scenario");
+        QTest::addColumn<QString>("preset");
+        for (const auto& s : ScenarioRegistry::instance().all()) {
+            const QString id = QString::fromStdString(s->info().id);
+            QTest::newRow(qPrintable(id + " defaults")) << id << QString();
+            for (const Preset& p : s->presets())
+                QTest::newRow(qPrintable(id + " " + QString::fromStdString(p.name)))
+                    << id << QString::fromStdString(p.name);
+        }
+    }
+
+    void exportsEveryScenarioAndPreset()
+    {
+        QFETCH(QString, scenario);
+        QFETCH(QString, preset);
+        QTemporaryDir dir;
+        QStringList args{"--scenario", scenario, "--export", dir.filePath("out.json"),
+                         "--export", dir.filePath("out.png"), "--size", "800x500"};
+        if (!preset.isEmpty())
+            args << "--preset" << preset;
+        const Result r = run(args);
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject json = readJson(dir.filePath("out.json"));
+        QCOMPARE(json.value("scenario").toString(), scenario);
+        const auto s = ScenarioRegistry::instance().find(scenario.toStdString());
+        const ParameterValues values = preset.isEmpty() ? s->schema().defaults() : s->presetValues(preset.toStdString());
+        const Figure expected = s->run(values, {});
+        for (const auto& [key, value] : expected.summary.entries())
+            QCOMPARE(json.value("summary").toObject().value(QString::fromStdString(key)).toDouble(), value);
+        QCOMPARE(QImage(dir.filePath("out.png")).size(), QSize(800, 500));
+    }
+
+    void setOverridesThePreset()
+    {
+        QTemporaryDir dir;
+        const Result r = run({"--scenario", "ue-gaussian", "--preset", "fig2-left", "--set", "zeta=5",
+                              "--export", dir.filePath("o.json")});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject params = readJson(dir.filePath("o.json")).value("parameters").toObject();
+        QCOMPARE(params.value("zeta").toDouble(), 5.0);
+        QCOMPARE(params.value("mu_x").toDouble(), -10.0);
+    }
+
+    void badInputExitsTwoWithOneLineAndWritesNothing_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("reason");
+        const QString out = "OUT/x.json";
+        QTest::newRow("unknown scenario") << QStringList{"--scenario", "nope", "--export", out} << "unknown scenario";
+        QTest::newRow("unknown parameter") << QStringList{"--scenario", "ue-gaussian", "--set", "bogus=1", "--export", out} << "unknown parameter";
+        QTest::newRow("unknown preset") << QStringList{"--scenario", "ue-gaussian", "--preset", "fig9", "--export", out} << "no preset";
+        QTest::newRow("out of range") << QStringList{"--scenario", "ue-gaussian", "--set", "sigma_x=100", "--export", out} << "outside the range";
+        QTest::newRow("negative sd") << QStringList{"--scenario", "ue-drop-ball", "--set", "sigma_obs=-0.1", "--export", out} << "outside the range";
+        QTest::newRow("nan") << QStringList{"--scenario", "ue-gaussian", "--set", "zeta=nan", "--export", out} << "not a finite number";
+        QTest::newRow("not a number") << QStringList{"--scenario", "ue-gaussian", "--set", "zeta=two", "--export", out} << "not a number";
+        QTest::newRow("set without =") << QStringList{"--scenario", "ue-gaussian", "--set", "zeta", "--export", out} << "name=value";
+        QTest::newRow("cross-parameter") << QStringList{"--scenario", "ue-drop-ball", "--set", "g_prior_sd=4", "--export", out} << "g positive";
+        QTest::newRow("unknown option") << QStringList{"--scenario", "ue-gaussian", "--frobnicate"} << "unknown argument";
+        QTest::newRow("missing value") << QStringList{"--scenario", "ue-gaussian", "--export"} << "needs a value";
+        QTest::newRow("export without scenario") << QStringList{"--export", out} << "--scenario ID is required";
+        QTest::newRow("unknown format") << QStringList{"--scenario", "ue-gaussian", "--export", "OUT/x.bmp"} << "unknown format";
+        QTest::newRow("missing folder") << QStringList{"--scenario", "ue-gaussian", "--export", "OUT/none/x.json"} << "does not exist";
+        QTest::newRow("bad size") << QStringList{"--scenario", "ue-gaussian", "--export", out, "--size", "big"} << "WIDTHxHEIGHT";
+        QTest::newRow("tiny size") << QStringList{"--scenario", "ue-gaussian", "--export", out, "--size", "10x10"} << "WIDTHxHEIGHT";
+        QTest::newRow("export and sweep") << QStringList{"--scenario", "ue-gaussian", "--export", out, "--bench-sweep", "zeta=0:1:3"} << "cannot be combined";
+        QTest::newRow("bad sweep") << QStringList{"--scenario", "ue-gaussian", "--bench-sweep", "zeta=0:1"} << "name=from:to:steps";
+        QTest::newRow("sweep out of range") << QStringList{"--scenario", "ue-gaussian", "--bench-sweep", "zeta=0:99:3"} << "outside the range";
+        QTest::newRow("sweep one step") << QStringList{"--scenario", "ue-gaussian", "--bench-sweep", "zeta=0:1:1"} << "steps";
+        QTest::newRow("sweep unknown") << QStringList{"--scenario", "ue-gaussian", "--bench-sweep", "nope=0:1:3"} << "unknown parameter";
+    }
+
+    void badInputExitsTwoWithOneLineAndWritesNothing()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, reason);
+        QTemporaryDir dir;
+        for (QString& a : args)
+            a.replace("OUT", dir.path());
+        const Result r = run(args);
+        QCOMPARE(r.exitCode, 2);
+        const QStringList lines = r.err.split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 1);
+        QVERIFY2(lines.first().startsWith("evidence-explorer: error: "), qPrintable(r.err));
+        QVERIFY2(lines.first().contains(reason), qPrintable(r.err));
+        QVERIFY(r.out.isEmpty());
+        QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden).size(), 0);
+    }
+
+    void benchSweepReportsLatencies()
+    {
+        const Result r = run({"--scenario", "ue-gaussian", "--bench-sweep", "zeta=-5:5:6", "--size", "640x480"});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(o.value("scenario").toString(), QString("ue-gaussian"));
+        QCOMPARE(o.value("parameter").toString(), QString("zeta"));
+        QCOMPARE(o.value("steps").toInt(), 6);
+        for (const char* part : {"compute_ms", "render_ms", "total_ms"}) {
+            const QJsonObject s = o.value(part).toObject();
+            QVERIFY2(s.contains("p50") && s.contains("p95") && s.contains("max"), part);
+            QVERIFY(s.value("p50").toDouble() <= s.value("p95").toDouble());
+            QVERIFY(s.value("p95").toDouble() <= s.value("max").toDouble());
+        }
+        // total covers compute and render of the same update.
+        QVERIFY(o.value("total_ms").toObject().value("max").toDouble() >=
+                o.value("render_ms").toObject().value("p50").toDouble());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCommandLine)
+#include "test_command_line.moc"

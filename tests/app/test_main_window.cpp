@@ -1,0 +1,173 @@
+// The main window end to end on the offscreen platform: slider to plot through the runner,
+// bursts, errors in the window, session files and exports from the window.
+#include "main_window.h"
+#include "params/parameter_panel.h"
+#include "plot/plot_view.h"
+#include "runner.h"
+#include "scenarios/registry.h"
+#include "summary/summary_table.h"
+
+#include <QSignalSpy>
+#include <QSlider>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace evx;
+
+namespace {
+
+double summaryOf(const MainWindow& w, const char* key)
+{
+    return w.currentFigure().summary.value(key);
+}
+
+// Waits until the figure on screen is the one for the runner's newest request.
+bool settle(MainWindow& w, QSignalSpy& shown, int timeoutMs = 10000)
+{
+    QElapsedTimer clock;
+    clock.start();
+    while (clock.elapsed() < timeoutMs) {
+        if (!shown.isEmpty() && shown.last().at(0).toULongLong() == w.runner()->latestRevision())
+            return true;
+        shown.wait(100);
+    }
+    return false;
+}
+
+}  // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+
+private slots:
+    void opensWithAFigure()
+    {
+        MainWindow w;
+        QSignalSpy shown(&w, &MainWindow::figureShown);
+        QVERIFY(settle(w, shown));
+        QCOMPARE(w.currentScenarioId(), QString("ue-gaussian"));
+        QCOMPARE(w.plotView()->figure().plots.size(), size_t(2));
+        QVERIFY(!w.summaryTable()->valueText("jeffrey.mean").isEmpty());
+    }
+
+    void movingASliderProducesANewPlot()
+    {
+        MainWindow w;
+        QSignalSpy shown(&w, &MainWindow::figureShown);
+        QVERIFY(settle(w, shown));
+        const double before = summaryOf(w, "distributional.mean");
+        QSlider* slider = w.parameterPanel()->slider("zeta");
+        QVERIFY(slider);
+        shown.clear();
+        slider->setValue(slider->maximum());  // ζ = 20
+        QVERIFY(settle(w, shown));
+        const double after = summaryOf(w, "distributional.mean");
+        QVERIFY(after > before + 1);
+        // Distributional evidence here is exact evidence at y = ζ = 20: precision 1/4 + 1.
+        QVERIFY(std::abs(after - (-10.0 / 4 + 20) / 1.25) < 1e-9);
+        QCOMPARE(w.plotView()->figure().summary.value("distributional.mean"), after);
+    }
+
+    void aBurstOfChangesEndsShowingTheLast()
+    {
+        MainWindow w;
+        QSignalSpy shown(&w, &MainWindow::figureShown);
+        QVERIFY(settle(w, shown));
+        w.openScenario("ue-drop-ball");
+        QSlider* slider = w.parameterPanel()->slider("t_obs");
+        QVERIFY(slider);
+        for (int i = 0; i < 100; ++i)
+            slider->setValue(slider->minimum() + (slider->maximum() - slider->minimum()) * (i % 37) / 36);
+        slider->setValue((slider->minimum() + slider->maximum()) / 2);
+        QVERIFY(settle(w, shown));
+        const auto scenario = ScenarioRegistry::instance().find("ue-drop-ball");
+        const Figure expected = scenario->run(w.parameterPanel()->values(), {});
+        QCOMPARE(summaryOf(w, "virtual.mean"), expected.summary.value("virtual.mean"));
+        QCOMPARE(summaryOf(w, "jeffrey.sd"), expected.summary.value("jeffrey.sd"));
+    }
+
+    void runErrorsShowInTheWindowAndKeepTheLastFigure()
+    {
+        MainWindow w;
+        QSignalSpy shown(&w, &MainWindow::figureShown);
+        QSignalSpy failed(&w, &MainWindow::runFailed);
+        w.openScenario("ue-drop-ball");
+        QVERIFY(settle(w, shown));
+        const double before = summaryOf(w, "virtual.mean");
+        // Each value is in range, together they let the prior reach g ≤ 0.
+        QVERIFY(w.parameterPanel()->setValue("g_prior_sd", 4));
+        QVERIFY(failed.wait(10000));
+        QVERIFY(w.errorText().contains("g positive"));
+        QCOMPARE(summaryOf(w, "virtual.mean"), before);
+        QVERIFY(w.parameterPanel()->setValue("g_prior_sd", 1));
+        QVERIFY(settle(w, shown));
+        QVERIFY(w.errorText().isEmpty());
+    }
+
+    void inconsistentJeffreyShowsAWarning()
+    {
+        MainWindow w;
+        QSignalSpy shown(&w, &MainWindow::figureShown);
+        QVERIFY(w.parameterPanel()->setValue("sigma_q", 10));
+        QVERIFY(settle(w, shown));
+        QCOMPARE(summaryOf(w, "jeffrey.consistent"), 0.0);
+        QCOMPARE(w.currentFigure().warnings.size(), size_t(1));
+    }
+
+    void sessionRoundTripThroughTheWindow()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath("demo.evx.json");
+        MainWindow w;
+        QSignalSpy shown(&w, &MainWindow::figureShown);
+        w.openScenario("ue-drop-ball");
+        w.applyPreset("fig4");
+        QVERIFY(w.parameterPanel()->setValue("sigma_obs", 0.01));
+        QVERIFY(settle(w, shown));
+        w.plotView()->setSeriesVisible(0, "Jeffrey's rule", false);
+        QCOMPARE(w.saveSessionFile(file), QString());
+
+        MainWindow other;
+        QSignalSpy otherShown(&other, &MainWindow::figureShown);
+        QCOMPARE(other.openSessionFile(file), QString());
+        QVERIFY(settle(other, otherShown));
+        QCOMPARE(other.currentScenarioId(), QString("ue-drop-ball"));
+        QCOMPARE(other.parameterPanel()->values().at("sigma_obs"), 0.01);
+        QVERIFY(!other.plotView()->isSeriesVisible(0, "Jeffrey's rule"));
+        QCOMPARE(summaryOf(other, "virtual.mean"), summaryOf(w, "virtual.mean"));
+    }
+
+    void malformedSessionChangesNothing()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath("bad.evx.json");
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"format": "evidence-explorer-session", "version": 1, "scenario": "ue-drop-ball", "parameters": {"t_obs": 99}})");
+        f.close();
+        MainWindow w;
+        QSignalSpy shown(&w, &MainWindow::figureShown);
+        QVERIFY(settle(w, shown));
+        const ParameterValues before = w.parameterPanel()->values();
+        const QString error = w.openSessionFile(file);
+        QVERIFY(error.contains("t_obs"));
+        QCOMPARE(w.currentScenarioId(), QString("ue-gaussian"));
+        QVERIFY(w.parameterPanel()->values() == before);
+        QVERIFY(w.openSessionFile(dir.filePath("missing.evx.json")).startsWith("cannot open"));
+    }
+
+    void exportFromTheWindow()
+    {
+        QTemporaryDir dir;
+        MainWindow w;
+        QSignalSpy shown(&w, &MainWindow::figureShown);
+        QVERIFY(settle(w, shown));
+        QCOMPARE(w.exportFigureFile(dir.filePath("w.png"), {900, 600}), QString());
+        QCOMPARE(QImage(dir.filePath("w.png")).size(), QSize(900, 600));
+        QCOMPARE(w.exportFigureFile(dir.filePath("w.json")), QString());
+        QVERIFY(QFile::exists(dir.filePath("w.json")));
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "test_main_window.moc"

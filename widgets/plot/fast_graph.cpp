@@ -1,0 +1,146 @@
+#include "plot/fast_graph.h"
+
+#include <cmath>
+#include <utility>
+#include <vector>
+
+namespace evx {
+
+namespace {
+
+constexpr double kTolerance = 0.25;  // pixels; invisible with antialiasing
+
+bool isGap(const QPointF& p)
+{
+    return std::isnan(p.x()) || std::isnan(p.y());
+}
+
+const QPointF kGap(std::nan(""), std::nan(""));
+
+}  // namespace
+
+QVector<QPointF> FastGraph::simplify(const QVector<QPointF>& points, double tolerance)
+{
+    QVector<QPointF> out;
+    out.reserve(points.size());
+    const int n = static_cast<int>(points.size());
+    const double tol2 = tolerance * tolerance;
+    std::vector<char> keep;
+    std::vector<std::pair<int, int>> stack;
+    int i = 0;
+    while (i < n) {
+        if (isGap(points[i])) {
+            out.push_back(points[i++]);
+            continue;
+        }
+        int j = i;
+        while (j + 1 < n && !isGap(points[j + 1]))
+            ++j;
+        // Douglas-Peucker on the run [i, j], iteratively.
+        keep.assign(static_cast<std::size_t>(j - i + 1), 0);
+        keep.front() = keep.back() = 1;
+        stack.assign(1, {i, j});
+        while (!stack.empty()) {
+            const auto [a, b] = stack.back();
+            stack.pop_back();
+            if (b - a < 2)
+                continue;
+            const QPointF d = points[b] - points[a];
+            const double len2 = d.x() * d.x() + d.y() * d.y();
+            double worst = -1;
+            int worstAt = -1;
+            for (int k = a + 1; k < b; ++k) {
+                const QPointF v = points[k] - points[a];
+                const double cross = v.x() * d.y() - v.y() * d.x();
+                const double dist2 = len2 > 0 ? cross * cross / len2 : v.x() * v.x() + v.y() * v.y();
+                if (dist2 > worst) {
+                    worst = dist2;
+                    worstAt = k;
+                }
+            }
+            if (worst > tol2) {
+                keep[static_cast<std::size_t>(worstAt - i)] = 1;
+                stack.push_back({a, worstAt});
+                stack.push_back({worstAt, b});
+            }
+        }
+        for (int k = i; k <= j; ++k) {
+            if (keep[static_cast<std::size_t>(k - i)])
+                out.push_back(points[k]);
+        }
+        i = j + 1;
+    }
+    return out;
+}
+
+QVector<QPointF> FastGraph::dashPieces(const QVector<QPointF>& points, double dash, double gap)
+{
+    QVector<QPointF> out;
+    if (dash <= 0 || gap <= 0)
+        return points;
+    bool drawing = true;
+    double remaining = dash;
+    bool runStart = true;
+    for (int k = 0; k < points.size(); ++k) {
+        const QPointF& p = points[k];
+        if (isGap(p)) {
+            if (!out.isEmpty() && !isGap(out.back()))
+                out.push_back(kGap);
+            runStart = true;
+            continue;
+        }
+        if (runStart) {
+            // Like Qt, every run (subpath) starts the pattern afresh with a dash.
+            drawing = true;
+            remaining = dash;
+            out.push_back(p);
+            runStart = false;
+            continue;
+        }
+        const QPointF from = points[k - 1];
+        const QPointF d = p - from;
+        const double length = std::hypot(d.x(), d.y());
+        double t = 0;
+        while (length - t > remaining) {
+            t += remaining;
+            const QPointF q = from + d * (t / length);
+            out.push_back(q);
+            if (drawing)
+                out.push_back(kGap);
+            drawing = !drawing;
+            remaining = drawing ? dash : gap;
+        }
+        remaining -= length - t;
+        if (drawing)
+            out.push_back(p);
+    }
+    return out;
+}
+
+void FastGraph::drawLinePlot(QCPPainter* painter, const QVector<QPointF>& lines) const
+{
+    const QPen pen = painter->pen();
+    if (painter->modes().testFlag(QCPPainter::pmVectorized) || pen.style() == Qt::NoPen) {
+        QCPGraph::drawLinePlot(painter, lines);
+        return;
+    }
+    const QVector<QPointF> simple = simplify(lines, kTolerance);
+    if (pen.style() == Qt::SolidLine) {
+        QCPGraph::drawLinePlot(painter, simple);
+        return;
+    }
+    // Dashes of Qt's pattern (in pen widths) as a flat-capped pen draws them; each piece
+    // is drawn solid with round caps, so shorten it by one width and widen the gap as much.
+    const QVector<qreal> pattern = pen.dashPattern();
+    const double w = std::max(1.0, pen.widthF());
+    const double dash = pattern.size() >= 2 ? pattern[0] * w : 4 * w;
+    const double gap = pattern.size() >= 2 ? pattern[1] * w : 2 * w;
+    QPen solid = pen;
+    solid.setStyle(Qt::SolidLine);
+    solid.setCapStyle(Qt::RoundCap);
+    painter->setPen(solid);
+    QCPGraph::drawLinePlot(painter, dashPieces(simple, std::max(0.5, dash - w), gap + w));
+    painter->setPen(pen);
+}
+
+}  // namespace evx

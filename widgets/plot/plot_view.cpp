@@ -1,0 +1,226 @@
+#include "plot/plot_view.h"
+
+#include "plot/plot_view_style.h"
+
+#include <qcustomplot.h>
+
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace evx {
+
+namespace {
+
+bool drawable(const HeatMap& m)
+{
+    return m.nx > 0 && m.ny > 0 && m.values.size() == static_cast<std::size_t>(m.nx) * static_cast<std::size_t>(m.ny);
+}
+
+// Whether `b` can be drawn by updating the plottables built for `a` in place. Names, kinds,
+// styles, titles and axes must match; the data may differ.
+bool sameStructure(const Figure& a, const Figure& b)
+{
+    if (a.plots.size() != b.plots.size())
+        return false;
+    for (std::size_t i = 0; i < a.plots.size(); ++i) {
+        const Plot& p = a.plots[i];
+        const Plot& q = b.plots[i];
+        if (p.title != q.title || p.xLabel != q.xLabel || p.yLabel != q.yLabel || p.logY != q.logY ||
+            p.series.size() != q.series.size() || p.bands.size() != q.bands.size() ||
+            p.heatMaps.size() != q.heatMaps.size() || hasIntegerBars(p) != hasIntegerBars(q))
+            return false;
+        for (std::size_t j = 0; j < p.series.size(); ++j) {
+            const Series& s = p.series[j];
+            const Series& t = q.series[j];
+            if (s.name != t.name || s.kind != t.kind || s.colour != t.colour || s.dashed != t.dashed)
+                return false;
+        }
+        for (std::size_t j = 0; j < p.bands.size(); ++j) {
+            if (p.bands[j].name != q.bands[j].name || p.bands[j].colour != q.bands[j].colour)
+                return false;
+        }
+        for (std::size_t j = 0; j < p.heatMaps.size(); ++j) {
+            if (p.heatMaps[j].name != q.heatMaps[j].name || drawable(p.heatMaps[j]) != drawable(q.heatMaps[j]))
+                return false;
+        }
+    }
+    return true;
+}
+
+}  // namespace
+
+PlotView::PlotView(QWidget* parent)
+    : QWidget(parent)
+    , m_plot(new QCustomPlot(this))
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_plot);
+    setMinimumSize(240, 180);
+
+    m_plot->setAutoAddPlottableToLegend(false);
+    m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    m_plot->setAntialiasedElements(QCP::aePlottables | QCP::aeItems | QCP::aeLegendItems | QCP::aeScatters);
+    // Fills are translucent and often dense: antialiasing them costs much and shows little.
+    m_plot->setNotAntialiasedElements(QCP::aeFills | QCP::aeGrid | QCP::aeSubGrid | QCP::aeZeroLine);
+    m_plot->setNoAntialiasingOnDrag(true);
+    m_plot->setPlottingHint(QCP::phFastPolylines, true);
+    m_plot->setPlottingHint(QCP::phCacheLabels, true);
+    m_plot->setMouseTracking(true);
+    m_plot->installEventFilter(this);
+
+    m_overlay = m_plot->layer(QStringLiteral("overlay"));
+    if (!m_overlay) {
+        m_plot->addLayer(QStringLiteral("overlay"), m_plot->layer(QStringLiteral("legend")), QCustomPlot::limAbove);
+        m_overlay = m_plot->layer(QStringLiteral("overlay"));
+    }
+    m_overlay->setMode(QCPLayer::lmBuffered);
+
+    connect(m_plot, &QCustomPlot::beforeReplot, this, [this] {
+        // A hidden widget gets no resize events; keep the viewport at the widget's size so
+        // benchmarks and exports of a never-shown view lay out as they would on screen.
+        if (!isVisible() && m_plot->size() != size()) {
+            m_plot->setGeometry(rect());
+            m_plot->setViewport(m_plot->rect());
+        }
+        m_replotTimer.start();
+    });
+    connect(m_plot, &QCustomPlot::afterReplot, this, [this] {
+        m_lastRenderMs = m_replotTimer.nsecsElapsed() * 1e-6;
+        if (m_newFigurePending) {
+            m_newFigurePending = false;
+            emit rendered();
+        }
+    });
+    connectInteraction();
+    setFigure(Figure{});
+}
+
+PlotView::~PlotView()
+{
+    // A dying QWidget still sends Leave events; the half-destroyed plot must not hear back.
+    m_plot->removeEventFilter(this);
+    disconnect(m_plot, nullptr, this, nullptr);
+    delete m_plot;
+    m_plot = nullptr;
+}
+
+void PlotView::renderNow()
+{
+    m_plot->replot(QCustomPlot::rpImmediateRefresh);
+}
+
+QCPAxisRect* PlotView::axisRect(int plotIndex) const
+{
+    if (plotIndex < 0 || plotIndex >= static_cast<int>(m_plots.size()))
+        return nullptr;
+    return m_plots[static_cast<std::size_t>(plotIndex)].rect;
+}
+
+QString PlotView::keyFor(int plotIndex, const QString& name) const
+{
+    return QString::fromStdString(m_figure.plots[static_cast<std::size_t>(plotIndex)].title) + QLatin1Char('/') + name;
+}
+
+void PlotView::setFigure(const Figure& figure)
+{
+    // A figure like the last one (the usual case while a parameter moves or a run streams
+    // progress) only updates data: a pan in progress, the hover read-out and the legend stay.
+    const bool reuse = !m_plots.empty() && sameStructure(m_figure, figure);
+    captureLockedRanges();
+    m_figure = figure;
+    if (!reuse || !updateData())
+        rebuild();
+    applyLocksOrFit();
+    if (m_hoverPlot >= 0)
+        updateHover(m_hoverPos);
+    m_newFigurePending = true;
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void PlotView::rebuild()
+{
+    clearPlot();
+    QCPLayoutGrid* layout = m_plot->plotLayout();
+    const int count = static_cast<int>(m_figure.plots.size());
+    if (count == 0) {
+        auto* text = new QCPTextElement(m_plot, tr("No figure yet"), sizedFont(font(), 12));
+        text->setTextColor(QColor(140, 140, 140));
+        layout->addElement(0, 0, text);
+        return;
+    }
+    const int columns = count > 3 ? 2 : 1;
+    for (int c = 0; c < std::min(columns, count); ++c)
+        m_marginGroups.push_back(new QCPMarginGroup(m_plot));  // aligns the y axes of a column
+
+    m_plots.resize(static_cast<std::size_t>(count));
+    for (int i = 0; i < count; ++i) {
+        auto* cell = new QCPLayoutGrid;
+        layout->addElement(i / columns, i % columns, cell);
+        cell->setRowSpacing(0);
+        cell->setColumnSpacing(4);
+        const Plot& plot = m_figure.plots[static_cast<std::size_t>(i)];
+        int rectRow = 0;
+        if (!plot.title.empty()) {
+            auto* title = new QCPTextElement(m_plot, QString::fromStdString(plot.title), sizedFont(font(), 11, true));
+            title->setMargins(QMargins(4, 4, 4, 0));
+            cell->addElement(0, 0, title);
+            rectRow = 1;
+        }
+        auto* rect = new QCPAxisRect(m_plot, true);
+        cell->addElement(rectRow, 0, rect);
+        rect->setMarginGroup(QCP::msLeft, m_marginGroups[static_cast<std::size_t>(i % columns)]);
+        m_plots[static_cast<std::size_t>(i)].rect = rect;
+        buildPlot(i, cell, rectRow);
+    }
+    layout->setColumnSpacing(12);
+    layout->setRowSpacing(6);
+    createHoverItems();
+}
+
+bool PlotView::updateData()
+{
+    for (std::size_t i = 0; i < m_plots.size(); ++i) {
+        const int index = static_cast<int>(i);
+        PlotItems& items = m_plots[i];
+        for (Entry& e : items.entries) {
+            if (!(e.isBand ? setBandData(index, e) : setSeriesData(index, e)))
+                return false;
+        }
+        const Plot& plot = m_figure.plots[i];
+        for (std::size_t j = 0; j < plot.heatMaps.size() && j < items.maps.size(); ++j) {
+            if (items.maps[j])
+                setHeatMapData(items.maps[j], plot.heatMaps[j]);
+        }
+        for (QCPAbstractItem* item : items.markerItems)
+            m_plot->removeItem(item);
+        items.markerItems.clear();
+        addMarkers(index);  // names may carry values ("g = 9.81")
+    }
+    return true;
+}
+
+void PlotView::clearPlot()
+{
+    m_hoverPlot = -1;
+    for (PlotItems& p : m_plots) {
+        if (p.legend)
+            p.legend->clearItems();  // while the plottables they point to still exist
+    }
+    m_plot->clearItems();
+    m_hoverLine = nullptr;
+    m_hoverText = nullptr;
+    m_hoverTracers.clear();
+    m_plot->clearPlottables();
+    for (QCPBarsGroup* group : m_barsGroups)
+        delete group;
+    m_barsGroups.clear();
+    for (QCPMarginGroup* group : m_marginGroups)
+        delete group;
+    m_marginGroups.clear();
+    m_plot->plotLayout()->clear();
+    m_plots.clear();
+}
+
+}  // namespace evx

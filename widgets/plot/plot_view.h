@@ -1,0 +1,179 @@
+#pragma once
+// PlotView: draws an evx::Figure with one QCustomPlot and owns all plot styling, interaction
+// and export (STYLE.md: one plot-view class).
+//
+// Layout: each evx::Plot gets its own axis rect with a title above it and its own legend
+// inside (top right), stacked vertically, in two columns when there are more than three.
+// Interaction: drag pans, the wheel zooms, a double-click resets the plot under the cursor,
+// a click on a legend entry hides or shows that series, hovering shows the values of the
+// line series at the cursor. A plot the user has panned or zoomed keeps its ranges through
+// later figures with the same axis labels ("zoom lock") until resetView() or a double-click;
+// other plots fit their visible data.
+
+#include "core/figure.h"
+
+#include <QBrush>
+#include <QElapsedTimer>
+#include <QImage>
+#include <QPen>
+#include <QSet>
+#include <QStringList>
+#include <QWidget>
+
+#include <vector>
+
+class QCustomPlot;
+class QCPAbstractItem;
+class QCPAbstractLegendItem;
+class QCPAbstractPlottable;
+class QCPAxisRect;
+class QCPBarsGroup;
+class QCPColorMap;
+class QCPItemText;
+class QCPItemStraightLine;
+class QCPItemTracer;
+class QCPLayer;
+class QCPLayoutGrid;
+class QCPLegend;
+class QCPMarginGroup;
+class QMouseEvent;
+class QWheelEvent;
+
+namespace evx {
+
+class PlotView : public QWidget {
+    Q_OBJECT
+public:
+    explicit PlotView(QWidget* parent = nullptr);
+    ~PlotView() override;
+
+    // Draws `figure` (updating the plottables in place when only data changed) and queues a
+    // replot; rendered() follows it.
+    void setFigure(const evx::Figure& figure);
+    const evx::Figure& figure() const { return m_figure; }
+    QCustomPlot* customPlot() const { return m_plot; }
+
+    double lastRenderMs() const { return m_lastRenderMs; }  // wall time of the last full replot
+    void renderNow();                                        // synchronous replot
+
+    void resetView();                   // fit every plot to its data, drop all zoom locks
+    void resetPlotView(int plotIndex);  // the same for one plot
+    bool isUserZoomed(int plotIndex) const;
+    // Lock a plot's current ranges, as a pan or wheel zoom with the mouse does.
+    void markUserZoomed(int plotIndex);
+
+    // Exports render offscreen at the given size; the widget on screen is unchanged.
+    // Hover read-outs are never exported, nor legend entries of hidden series.
+    QImage toImage(int width, int height);
+    bool savePng(const QString& path, int width, int height);
+    bool savePdf(const QString& path, int width, int height);  // vector
+    bool saveSvg(const QString& path, int width, int height);  // vector
+
+    // Hidden series (and bands) by key "plot title/series name"; kept across figures.
+    QStringList hiddenSeries() const;
+    void setHiddenSeries(const QStringList& keys);
+    void setSeriesVisible(int plotIndex, const QString& seriesName, bool visible);
+    bool isSeriesVisible(int plotIndex, const QString& seriesName) const;  // false if no such plot
+
+    // The axis rect showing plot `plotIndex` of the current figure, or nullptr.
+    QCPAxisRect* axisRect(int plotIndex) const;
+
+signals:
+    void rendered();                                       // a replot of a new figure completed
+    void pointClicked(int plotIndex, double x, double y);  // left click (no drag) in a plot
+
+private:
+    // One legend entry: a series (one plottable) or a band (upper and lower edge graphs).
+    struct Entry {
+        QString name;
+        bool isBand = false;
+        int source = 0;  // index into Plot::series or Plot::bands
+        QColor colour;
+        std::vector<QCPAbstractPlottable*> plottables;  // the first one carries the legend item
+        std::vector<QPen> pens;                         // their styles while visible
+        std::vector<QBrush> brushes;
+        QCPAbstractLegendItem* legendItem = nullptr;
+        bool sortedX = true;
+    };
+    struct PlotItems {
+        QCPAxisRect* rect = nullptr;
+        QCPLegend* legend = nullptr;
+        std::vector<Entry> entries;
+        std::vector<QCPColorMap*> maps;  // by Plot::heatMaps index; nullptr if not drawable
+        std::vector<QCPAbstractItem*> markerItems;
+    };
+    struct ViewLock {
+        bool locked = false;
+        double xLower = 0, xUpper = 1, yLower = 0, yUpper = 1;
+        std::string xLabel, yLabel;  // a lock only applies to a plot with the same axes
+        bool logY = false;
+    };
+
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+    // plot_view.cpp: rebuild or update in place
+    void rebuild();
+    bool updateData();  // false if the plottables no longer fit the data
+    void clearPlot();
+    QString keyFor(int plotIndex, const QString& name) const;
+
+    // plot_view_build.cpp: plottables and items for one plot
+    void buildPlot(int index, QCPLayoutGrid* cell, int rectRow);
+    void addSeries(int index, Entry& entry);
+    bool setSeriesData(int index, Entry& entry);
+    void addBand(int index, Entry& entry);
+    bool setBandData(int index, Entry& entry);
+    QCPColorMap* addHeatMap(int index, const evx::HeatMap& map, QCPLayoutGrid* cell, int row, int column);
+    void setHeatMapData(QCPColorMap* colourMap, const evx::HeatMap& map);
+    void addMarkers(int index);
+
+    // plot_view_state.cpp: ranges, zoom lock, visibility
+    void fitToData(int index);
+    void captureLockedRanges();
+    void applyLocksOrFit();
+    void applyVisibility(int index, Entry& entry);
+
+    // plot_view_export.cpp
+    class ExportScope;
+    friend class ExportScope;
+
+    // plot_view_interaction.cpp: mouse, hover
+    void connectInteraction();
+    void onMousePress(QMouseEvent* event);
+    void onMouseMove(QMouseEvent* event);
+    void onMouseRelease(QMouseEvent* event);
+    void onMouseDoubleClick(QMouseEvent* event);
+    void onWheel(QWheelEvent* event);
+    void onLegendClick(QCPLegend* legend, QCPAbstractLegendItem* item);
+    int plotIndexAt(const QPointF& pos) const;
+    bool isOverLegend(int plotIndex, const QPointF& pos) const;
+    void createHoverItems();
+    QCPItemTracer* hoverTracer(std::size_t i);
+    void updateHover(const QPointF& pos);
+    void hideHover();
+
+    QCustomPlot* m_plot = nullptr;
+    evx::Figure m_figure;
+    std::vector<PlotItems> m_plots;
+    std::vector<ViewLock> m_locks;  // by plot index
+    std::vector<QCPMarginGroup*> m_marginGroups;
+    std::vector<QCPBarsGroup*> m_barsGroups;
+    QSet<QString> m_hidden;
+
+    QCPLayer* m_overlay = nullptr;  // buffered layer: hover items replot alone
+    QCPItemStraightLine* m_hoverLine = nullptr;
+    QCPItemText* m_hoverText = nullptr;
+    std::vector<QCPItemTracer*> m_hoverTracers;
+    int m_hoverPlot = -1;  // plot the read-out is shown in, or -1
+    QPointF m_hoverPos;
+
+    int m_pressPlot = -1;  // left press inside a plot that may become a click or a drag
+    QPointF m_pressPos;
+    bool m_dragged = false;
+
+    QElapsedTimer m_replotTimer;
+    double m_lastRenderMs = 0;
+    bool m_newFigurePending = false;
+};
+
+}  // namespace evx

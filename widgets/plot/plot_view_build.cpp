@@ -1,0 +1,389 @@
+// PlotView building: one evx::Plot -> axis rect, plottables, legend and marker items, and
+// the data setters that later figures of the same shape reuse.
+
+#include "plot/plot_view.h"
+
+#include "plot/fast_graph.h"
+#include "plot/palette.h"
+#include "plot/plot_view_style.h"
+
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace evx {
+
+namespace {
+
+constexpr double kLineWidth = 2.0;
+constexpr int kBandFillAlpha = 60;
+constexpr double kBandEdgeLighten = 0.35;  // towards white
+
+QVector<double> toQVector(const std::vector<double>& v, std::size_t n)
+{
+    return QVector<double>(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(n));
+}
+
+void styleAxis(QCPAxis* axis, const QFont& base)
+{
+    axis->setLabelFont(sizedFont(base, 10));
+    axis->setTickLabelFont(sizedFont(base, 9));
+    axis->setLabelPadding(4);
+    axis->setTickLabelPadding(4);
+    axis->grid()->setPen(QPen(QColor(0, 0, 0, 28), 0, Qt::SolidLine));
+    axis->grid()->setZeroLinePen(QPen(QColor(0, 0, 0, 60), 0, Qt::SolidLine));
+}
+
+// Smallest positive gap between consecutive sorted x; 1 if there is none.
+double barSpacing(QVector<double> keys)
+{
+    std::sort(keys.begin(), keys.end());
+    double gap = std::numeric_limits<double>::infinity();
+    for (int i = 1; i < keys.size(); ++i) {
+        const double d = keys[i] - keys[i - 1];
+        if (d > 0 && d < gap)
+            gap = d;
+    }
+    return std::isfinite(gap) ? gap : 1.0;
+}
+
+}  // namespace
+
+void PlotView::buildPlot(int index, QCPLayoutGrid* cell, int rectRow)
+{
+    const Plot& plot = m_figure.plots[static_cast<std::size_t>(index)];
+    PlotItems& items = m_plots[static_cast<std::size_t>(index)];
+    QCPAxisRect* rect = items.rect;
+    QCPAxis* xAxis = rect->axis(QCPAxis::atBottom);
+    QCPAxis* yAxis = rect->axis(QCPAxis::atLeft);
+    xAxis->setLabel(QString::fromStdString(plot.xLabel));
+    yAxis->setLabel(QString::fromStdString(plot.yLabel));
+    if (plot.logY) {
+        QSharedPointer<QCPAxisTickerLog> ticker(new QCPAxisTickerLog);
+        yAxis->setScaleType(QCPAxis::stLogarithmic);
+        yAxis->setTicker(ticker);
+        yAxis->setNumberFormat(QStringLiteral("eb"));  // 10^n in superscript
+        yAxis->setNumberPrecision(0);
+    }
+    const bool integerBars = hasIntegerBars(plot);
+    if (integerBars) {
+        QSharedPointer<QCPAxisTickerFixed> ticker(new QCPAxisTickerFixed);
+        ticker->setTickStep(1.0);
+        ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+        xAxis->setTicker(ticker);
+        xAxis->setSubTicks(false);
+    }
+    rect->setupFullAxesBox(true);  // a closed frame; top and right follow bottom and left
+    if (integerBars) {
+        rect->axis(QCPAxis::atTop)->setTicker(xAxis->ticker());
+        rect->axis(QCPAxis::atTop)->setSubTicks(false);
+    }
+    if (plot.logY)
+        rect->axis(QCPAxis::atRight)->setTicker(yAxis->ticker());
+    for (QCPAxis* axis : rect->axes())
+        styleAxis(axis, font());
+    rect->setRangeDrag(Qt::Horizontal | Qt::Vertical);
+    rect->setRangeZoom(Qt::Horizontal | Qt::Vertical);
+    rect->setRangeDragAxes(xAxis, yAxis);
+    rect->setRangeZoomAxes(xAxis, yAxis);
+    rect->insetLayout()->setMargins(QMargins(8, 8, 8, 8));
+
+    // Colours: explicit indices first, then -1 takes the next free one (series before bands).
+    std::vector<bool> used(static_cast<std::size_t>(Palette::seriesColourCount()), false);
+    auto mark = [&](int c) {
+        if (c >= 0)
+            used[static_cast<std::size_t>(c % Palette::seriesColourCount())] = true;
+    };
+    for (const Series& s : plot.series)
+        mark(s.colour);
+    for (const Band& b : plot.bands)
+        mark(b.colour);
+    auto pick = [&](int c) {
+        if (c == evx::kReferenceColour)
+            return Palette::referenceColour();
+        if (c < 0) {
+            c = Palette::nextFreeColour(used);
+            mark(c);
+        }
+        return Palette::seriesColour(c);
+    };
+    // Entries are in legend order: series, then bands.
+    items.entries.clear();
+    auto addEntry = [&](const std::string& name, bool isBand, std::size_t source, int colour) {
+        Entry e;
+        e.name = QString::fromStdString(name);
+        e.isBand = isBand;
+        e.source = static_cast<int>(source);
+        e.colour = pick(colour);
+        items.entries.push_back(std::move(e));
+    };
+    for (std::size_t j = 0; j < plot.series.size(); ++j)
+        addEntry(plot.series[j].name, false, j, plot.series[j].colour);
+    for (std::size_t j = 0; j < plot.bands.size(); ++j)
+        addEntry(plot.bands[j].name, true, j, plot.bands[j].colour);
+
+    // Draw order: heat maps, bands, bars, then lines and points on top.
+    int scaleColumn = 1;
+    items.maps.clear();
+    for (const HeatMap& map : plot.heatMaps) {
+        items.maps.push_back(addHeatMap(index, map, cell, rectRow, scaleColumn));
+        if (items.maps.back())
+            ++scaleColumn;
+    }
+    for (Entry& e : items.entries) {
+        if (e.isBand)
+            addBand(index, e);
+    }
+    for (int pass = 0; pass < 2; ++pass) {
+        for (Entry& e : items.entries) {
+            const bool isBar = !e.isBand && plot.series[static_cast<std::size_t>(e.source)].kind == SeriesKind::Bar;
+            if (!e.isBand && isBar == (pass == 0))
+                addSeries(index, e);
+        }
+    }
+    addMarkers(index);
+
+    auto* legend = new QCPLegend;
+    rect->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignRight);
+    legend->setLayer(QStringLiteral("legend"));
+    legend->setBrush(QColor(255, 255, 255, 210));
+    legend->setBorderPen(QPen(QColor(0, 0, 0, 70)));
+    legend->setFont(sizedFont(font(), 9));
+    legend->setIconSize(22, 12);
+    legend->setRowSpacing(0);
+    legend->setMargins(QMargins(6, 3, 6, 3));
+    legend->setSelectableParts(QCPLegend::spNone);
+    items.legend = legend;
+    for (Entry& e : items.entries) {
+        e.plottables.front()->addToLegend(legend);
+        e.legendItem = legend->itemWithPlottable(e.plottables.front());
+        e.legendItem->setMargins(QMargins(0, 1, 0, 2));  // items clip to their rect: room for descenders
+        applyVisibility(index, e);
+    }
+    legend->setVisible(legend->itemCount() > 0);
+}
+
+void PlotView::addSeries(int index, Entry& entry)
+{
+    const Plot& plot = m_figure.plots[static_cast<std::size_t>(index)];
+    const Series& s = plot.series[static_cast<std::size_t>(entry.source)];
+    QCPAxisRect* rect = m_plots[static_cast<std::size_t>(index)].rect;
+    QCPAxis* xAxis = rect->axis(QCPAxis::atBottom);
+    QCPAxis* yAxis = rect->axis(QCPAxis::atLeft);
+    QPen pen(entry.colour, kLineWidth, s.dashed ? Qt::DashLine : Qt::SolidLine);
+    if (s.dashed)
+        pen.setCapStyle(Qt::FlatCap);  // 8 px dashes, 4 px gaps; FastGraph matches this on screen
+    QCPAbstractPlottable* plottable = nullptr;
+
+    if (s.kind == SeriesKind::Bar) {
+        auto* bars = new QCPBars(xAxis, yAxis);
+        const auto barSeries = std::count_if(plot.series.begin(), plot.series.end(),
+                                             [](const Series& o) { return o.kind == SeriesKind::Bar; });
+        if (barSeries > 1) {
+            if (m_barsGroups.empty() || m_barsGroups.back()->property("evxPlot").toInt() != index) {
+                m_barsGroups.push_back(new QCPBarsGroup(m_plot));
+                m_barsGroups.back()->setProperty("evxPlot", index);
+                m_barsGroups.back()->setSpacing(0);
+            }
+            bars->setBarsGroup(m_barsGroups.back());
+        }
+        pen.setWidthF(1.0);
+        bars->setPen(pen);
+        QColor fill = entry.colour;
+        fill.setAlpha(200);
+        bars->setBrush(fill);
+        plottable = bars;
+    } else if (s.kind == SeriesKind::Line && !std::is_sorted(s.x.begin(), s.x.end())) {
+        // x not increasing: a parametric curve (e.g. an orbit), drawn in the given order.
+        auto* curve = new QCPCurve(xAxis, yAxis);
+        curve->setPen(pen);
+        plottable = curve;
+    } else {
+        auto* graph = new FastGraph(xAxis, yAxis);
+        graph->setPen(pen);
+        if (s.kind == SeriesKind::Step) {
+            graph->setLineStyle(QCPGraph::lsStepCenter);
+        } else if (s.kind == SeriesKind::Scatter) {
+            graph->setLineStyle(QCPGraph::lsNone);
+            QColor fill = entry.colour;
+            fill.setAlpha(200);
+            graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, entry.colour.darker(115), fill, 7));
+        }
+        plottable = graph;
+    }
+    plottable->setName(entry.name);
+    entry.plottables = {plottable};
+    entry.pens = {plottable->pen()};
+    entry.brushes = {plottable->brush()};
+    setSeriesData(index, entry);
+}
+
+bool PlotView::setSeriesData(int index, Entry& entry)
+{
+    const Plot& plot = m_figure.plots[static_cast<std::size_t>(index)];
+    const Series& s = plot.series[static_cast<std::size_t>(entry.source)];
+    const std::size_t n = std::min(s.x.size(), s.y.size());
+    const QVector<double> keys = toQVector(s.x, n);
+    const QVector<double> values = toQVector(s.y, n);
+    entry.sortedX = std::is_sorted(keys.begin(), keys.end());
+    QCPAbstractPlottable* p = entry.plottables.front();
+    if (auto* bars = qobject_cast<QCPBars*>(p)) {
+        bars->setData(keys, values, entry.sortedX);
+        // Bars of several series stand side by side (a QCPBarsGroup), sharing 80 % of the spacing.
+        const auto barSeries = std::count_if(plot.series.begin(), plot.series.end(),
+                                             [](const Series& o) { return o.kind == SeriesKind::Bar; });
+        bars->setWidth(0.8 * barSpacing(keys) / static_cast<double>(std::max<std::ptrdiff_t>(1, barSeries)));
+    } else if (auto* curve = qobject_cast<QCPCurve*>(p)) {
+        if (entry.sortedX)
+            return false;  // now a function of x: wants a graph
+        curve->setData(keys, values);
+    } else if (auto* graph = qobject_cast<QCPGraph*>(p)) {
+        if (!entry.sortedX && s.kind == SeriesKind::Line)
+            return false;  // now parametric: wants a curve
+        graph->setData(keys, values, entry.sortedX);
+    }
+    return true;
+}
+
+void PlotView::addBand(int index, Entry& entry)
+{
+    QCPAxisRect* rect = m_plots[static_cast<std::size_t>(index)].rect;
+    // Opaque, lightened edge: a translucent one darkens where segment caps overlap.
+    const double t = kBandEdgeLighten;
+    const QColor edge = QColor::fromRgbF(entry.colour.redF() * (1 - t) + t, entry.colour.greenF() * (1 - t) + t,
+                                         entry.colour.blueF() * (1 - t) + t);
+    QColor fill = entry.colour;
+    fill.setAlpha(kBandFillAlpha);
+
+    auto* upper = new FastGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+    auto* lower = new FastGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+    upper->setPen(QPen(edge, 1.0));
+    lower->setPen(QPen(edge, 1.0));
+    upper->setBrush(fill);
+    upper->setChannelFillGraph(lower);
+    upper->setName(entry.name);
+    lower->setName(entry.name + QStringLiteral(" (lower)"));
+    entry.plottables = {upper, lower};
+    entry.pens = {upper->pen(), lower->pen()};
+    entry.brushes = {upper->brush(), lower->brush()};
+    setBandData(index, entry);
+}
+
+bool PlotView::setBandData(int index, Entry& entry)
+{
+    const Band& b = m_figure.plots[static_cast<std::size_t>(index)].bands[static_cast<std::size_t>(entry.source)];
+    const std::size_t n = std::min({b.x.size(), b.lower.size(), b.upper.size()});
+    const QVector<double> keys = toQVector(b.x, n);
+    entry.sortedX = std::is_sorted(keys.begin(), keys.end());
+    static_cast<QCPGraph*>(entry.plottables[0])->setData(keys, toQVector(b.upper, n), entry.sortedX);
+    static_cast<QCPGraph*>(entry.plottables[1])->setData(keys, toQVector(b.lower, n), entry.sortedX);
+    return true;
+}
+
+QCPColorMap* PlotView::addHeatMap(int index, const HeatMap& map, QCPLayoutGrid* cell, int row, int column)
+{
+    if (map.nx <= 0 || map.ny <= 0 ||
+        map.values.size() != static_cast<std::size_t>(map.nx) * static_cast<std::size_t>(map.ny)) {
+        qWarning("PlotView: heat map \"%s\" has %zu values for a %d x %d grid; not drawn", map.name.c_str(),
+                 map.values.size(), map.nx, map.ny);
+        return nullptr;
+    }
+    QCPAxisRect* rect = m_plots[static_cast<std::size_t>(index)].rect;
+    auto* colourMap = new QCPColorMap(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+    colourMap->setName(QString::fromStdString(map.name));
+    colourMap->setInterpolate(false);  // show the grid the values were computed on
+
+    auto* scale = new QCPColorScale(m_plot);
+    cell->addElement(row, column, scale);
+    scale->setType(QCPAxis::atRight);
+    scale->setBarWidth(12);
+    scale->setRangeDrag(false);
+    scale->setRangeZoom(false);
+    scale->setLabel(QString::fromStdString(map.name));
+    styleAxis(scale->axis(), font());
+    colourMap->setColorScale(scale);
+    colourMap->setGradient(Palette::viridis());
+    auto* group = new QCPMarginGroup(m_plot);  // colour bar as tall as the axis rect
+    rect->setMarginGroup(QCP::msTop | QCP::msBottom, group);
+    scale->setMarginGroup(QCP::msTop | QCP::msBottom, group);
+    m_marginGroups.push_back(group);
+    setHeatMapData(colourMap, map);
+    return colourMap;
+}
+
+void PlotView::setHeatMapData(QCPColorMap* colourMap, const HeatMap& map)
+{
+    // xMin/xMax and yMin/yMax are the centres of the outer cells (QCustomPlot's convention).
+    QCPColorMapData* data = colourMap->data();
+    data->setSize(map.nx, map.ny);
+    data->setRange(QCPRange(map.xMin, map.xMax), QCPRange(map.yMin, map.yMax));
+    for (int iy = 0; iy < map.ny; ++iy) {
+        for (int ix = 0; ix < map.nx; ++ix)
+            data->setCell(ix, iy, map.values[static_cast<std::size_t>(iy) * map.nx + ix]);
+    }
+    colourMap->rescaleDataRange(true);
+}
+
+void PlotView::addMarkers(int index)
+{
+    const Plot& plot = m_figure.plots[static_cast<std::size_t>(index)];
+    PlotItems& items = m_plots[static_cast<std::size_t>(index)];
+    if (plot.markers.empty())
+        return;
+    QCPAxisRect* rect = items.rect;
+    QCPAxis* xAxis = rect->axis(QCPAxis::atBottom);
+    QCPAxis* yAxis = rect->axis(QCPAxis::atLeft);
+
+    // Labels go right of their line, but left of it when the next marker is close, so that
+    // two neighbouring labels do not overlap.
+    std::vector<double> xs;
+    for (const Marker& m : plot.markers)
+        xs.push_back(m.x);
+    std::sort(xs.begin(), xs.end());
+    double dataSpan = xs.back() - xs.front();
+    for (const Series& s : plot.series) {
+        if (!s.x.empty()) {
+            const auto [lo, hi] = std::minmax_element(s.x.begin(), s.x.end());
+            dataSpan = std::max(dataSpan, *hi - *lo);
+        }
+    }
+    const double close = 0.15 * dataSpan;
+
+    for (const Marker& m : plot.markers) {
+        auto* line = new QCPItemStraightLine(m_plot);
+        line->setClipAxisRect(rect);
+        for (QCPItemPosition* p : {line->point1, line->point2}) {
+            p->setAxes(xAxis, yAxis);
+            p->setAxisRect(rect);
+            p->setTypeX(QCPItemPosition::ptPlotCoords);
+            p->setTypeY(QCPItemPosition::ptAxisRectRatio);  // also right on a log axis
+        }
+        line->point1->setCoords(m.x, 0.0);
+        line->point2->setCoords(m.x, 1.0);
+        line->setPen(QPen(Palette::referenceColour(), 1.5, Qt::DotLine));
+        line->setSelectable(false);
+
+        const auto next = std::upper_bound(xs.begin(), xs.end(), m.x);
+        const bool labelLeft = next != xs.end() && *next - m.x < close;
+        auto* label = new QCPItemText(m_plot);
+        label->setClipAxisRect(rect);
+        label->position->setAxes(xAxis, yAxis);
+        label->position->setAxisRect(rect);
+        label->position->setTypeX(QCPItemPosition::ptPlotCoords);
+        label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        label->position->setCoords(m.x, 0.0);
+        label->setPositionAlignment(Qt::AlignTop | (labelLeft ? Qt::AlignRight : Qt::AlignLeft));
+        label->setText(QString::fromStdString(m.name));
+        label->setFont(sizedFont(font(), 9));
+        label->setColor(Palette::referenceColour());
+        label->setBrush(QColor(255, 255, 255, 200));
+        label->setPadding(QMargins(4, 2, 4, 2));
+        label->setSelectable(false);
+        items.markerItems.push_back(line);
+        items.markerItems.push_back(label);
+    }
+}
+
+}  // namespace evx

@@ -1,0 +1,284 @@
+// PlotView state that outlives one figure: axis ranges (fit to data, or the user's zoom
+// lock) and which series are hidden.
+
+#include "plot/plot_view.h"
+
+#include <qcustomplot.h>
+
+#include <cmath>
+#include <limits>
+
+namespace evx {
+
+namespace {
+
+struct Extent {
+    double lo = std::numeric_limits<double>::infinity();
+    double hi = -std::numeric_limits<double>::infinity();
+    void add(double v)
+    {
+        if (std::isfinite(v)) {
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
+    }
+    bool valid() const { return lo <= hi; }
+};
+
+// y values a log axis can show are positive; everything else is left out of the fit.
+void addY(Extent& e, double v, bool logY)
+{
+    if (!logY || v > 0)
+        e.add(v);
+}
+
+}  // namespace
+
+void PlotView::fitToData(int index)
+{
+    const Plot& plot = m_figure.plots[static_cast<std::size_t>(index)];
+    const PlotItems& items = m_plots[static_cast<std::size_t>(index)];
+    Extent x, y;
+    bool padX = false;   // points and bars would be cut in half at the edge
+    bool hasBars = false;
+    double barHalfWidth = 0;  // of a bar, or of a group of bars side by side
+    for (const Entry& e : items.entries) {
+        if (m_hidden.contains(keyFor(index, e.name)))
+            continue;
+        if (e.isBand) {
+            const Band& b = plot.bands[static_cast<std::size_t>(e.source)];
+            const std::size_t n = std::min({b.x.size(), b.lower.size(), b.upper.size()});
+            for (std::size_t k = 0; k < n; ++k) {
+                if (std::isfinite(b.lower[k]) || std::isfinite(b.upper[k]))
+                    x.add(b.x[k]);
+                addY(y, b.lower[k], plot.logY);
+                addY(y, b.upper[k], plot.logY);
+            }
+            continue;
+        }
+        const Series& s = plot.series[static_cast<std::size_t>(e.source)];
+        const std::size_t n = std::min(s.x.size(), s.y.size());
+        for (std::size_t k = 0; k < n; ++k) {
+            if (std::isfinite(s.y[k]))
+                x.add(s.x[k]);
+            addY(y, s.y[k], plot.logY);
+        }
+        padX = padX || s.kind == SeriesKind::Scatter;
+        if (auto* bars = e.plottables.empty() ? nullptr : qobject_cast<QCPBars*>(e.plottables.front())) {
+            hasBars = true;
+            const int grouped = bars->barsGroup() ? bars->barsGroup()->size() : 1;
+            barHalfWidth = std::max(barHalfWidth, 0.5 * bars->width() * grouped);
+        }
+    }
+    for (const HeatMap& m : plot.heatMaps) {
+        // The bounds are cell centres: show the outer cells whole.
+        const double hx = m.nx > 1 ? 0.5 * (m.xMax - m.xMin) / (m.nx - 1) : 0.0;
+        const double hy = m.ny > 1 ? 0.5 * (m.yMax - m.yMin) / (m.ny - 1) : 0.0;
+        x.add(m.xMin - hx);
+        x.add(m.xMax + hx);
+        addY(y, m.yMin - hy, plot.logY);
+        addY(y, m.yMax + hy, plot.logY);
+    }
+    for (const Marker& m : plot.markers)
+        x.add(m.x);
+
+    QCPAxis* xAxis = items.rect->axis(QCPAxis::atBottom);
+    QCPAxis* yAxis = items.rect->axis(QCPAxis::atLeft);
+    if (!x.valid()) {
+        x.lo = 0;
+        x.hi = 1;
+    } else if (x.lo == x.hi) {
+        const double half = x.lo == 0 ? 0.5 : 0.1 * std::abs(x.lo);
+        x.lo -= half;
+        x.hi += half;
+    } else if (padX || hasBars) {
+        const double pad = 0.04 * (x.hi - x.lo);
+        x.lo -= std::max(padX ? pad : 0.0, 1.25 * barHalfWidth);
+        x.hi += std::max(padX ? pad : 0.0, 1.25 * barHalfWidth);
+    }
+    xAxis->setRange(x.lo, x.hi);
+
+    if (plot.logY) {
+        if (!y.valid()) {
+            y.lo = 0.1;
+            y.hi = 10;
+        } else if (y.lo == y.hi) {
+            y.lo /= 2;
+            y.hi *= 2;
+        } else {
+            const double factor = std::pow(y.hi / y.lo, 0.05);
+            y.lo /= factor;
+            y.hi *= factor;
+        }
+    } else {
+        if (hasBars)
+            y.add(0.0);  // bars grow from zero
+        if (!y.valid()) {
+            y.lo = 0;
+            y.hi = 1;
+        } else if (y.lo == y.hi) {
+            const double half = y.lo == 0 ? 0.5 : 0.1 * std::abs(y.lo);
+            y.lo -= half;
+            y.hi += half;
+        } else if (items.entries.empty() && !plot.heatMaps.empty()) {
+            // Only heat maps: their grid is the natural frame.
+        } else {
+            const double pad = 0.05 * (y.hi - y.lo);
+            // Non-negative data near zero (densities, probabilities) start at exactly zero.
+            const bool fromZero = y.lo >= 0 && y.lo <= 0.25 * y.hi && plot.heatMaps.empty();
+            y.lo = fromZero ? 0.0 : y.lo - pad;
+            y.hi += pad;
+        }
+    }
+    yAxis->setRange(y.lo, y.hi);
+}
+
+void PlotView::captureLockedRanges()
+{
+    for (std::size_t i = 0; i < m_plots.size() && i < m_locks.size(); ++i) {
+        ViewLock& lock = m_locks[i];
+        if (!lock.locked || !m_plots[i].rect)
+            continue;
+        const QCPRange xr = m_plots[i].rect->axis(QCPAxis::atBottom)->range();
+        const QCPRange yr = m_plots[i].rect->axis(QCPAxis::atLeft)->range();
+        lock.xLower = xr.lower;
+        lock.xUpper = xr.upper;
+        lock.yLower = yr.lower;
+        lock.yUpper = yr.upper;
+    }
+}
+
+void PlotView::applyLocksOrFit()
+{
+    m_locks.resize(m_plots.size());
+    for (std::size_t i = 0; i < m_plots.size(); ++i) {
+        ViewLock& lock = m_locks[i];
+        const Plot& plot = m_figure.plots[i];
+        if (lock.locked && (lock.xLabel != plot.xLabel || lock.yLabel != plot.yLabel || lock.logY != plot.logY))
+            lock.locked = false;  // a different plot now sits at this index
+        if (lock.locked) {
+            m_plots[i].rect->axis(QCPAxis::atBottom)->setRange(lock.xLower, lock.xUpper);
+            m_plots[i].rect->axis(QCPAxis::atLeft)->setRange(lock.yLower, lock.yUpper);
+        } else {
+            fitToData(static_cast<int>(i));
+        }
+    }
+}
+
+void PlotView::markUserZoomed(int plotIndex)
+{
+    if (plotIndex < 0 || plotIndex >= static_cast<int>(m_plots.size()))
+        return;
+    m_locks.resize(m_plots.size());
+    ViewLock& lock = m_locks[static_cast<std::size_t>(plotIndex)];
+    const Plot& plot = m_figure.plots[static_cast<std::size_t>(plotIndex)];
+    lock.locked = true;
+    lock.xLabel = plot.xLabel;
+    lock.yLabel = plot.yLabel;
+    lock.logY = plot.logY;
+}
+
+bool PlotView::isUserZoomed(int plotIndex) const
+{
+    return plotIndex >= 0 && plotIndex < static_cast<int>(m_locks.size()) &&
+           m_locks[static_cast<std::size_t>(plotIndex)].locked;
+}
+
+void PlotView::resetPlotView(int plotIndex)
+{
+    if (plotIndex < 0 || plotIndex >= static_cast<int>(m_plots.size()))
+        return;
+    if (plotIndex < static_cast<int>(m_locks.size()))
+        m_locks[static_cast<std::size_t>(plotIndex)].locked = false;
+    fitToData(plotIndex);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void PlotView::resetView()
+{
+    for (ViewLock& lock : m_locks)
+        lock.locked = false;
+    for (std::size_t i = 0; i < m_plots.size(); ++i)
+        fitToData(static_cast<int>(i));
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QStringList PlotView::hiddenSeries() const
+{
+    QStringList keys(m_hidden.begin(), m_hidden.end());
+    keys.sort();
+    return keys;
+}
+
+void PlotView::setHiddenSeries(const QStringList& keys)
+{
+    m_hidden = QSet<QString>(keys.begin(), keys.end());
+    for (std::size_t i = 0; i < m_plots.size(); ++i) {
+        for (Entry& e : m_plots[i].entries)
+            applyVisibility(static_cast<int>(i), e);
+        if (!isUserZoomed(static_cast<int>(i)))
+            fitToData(static_cast<int>(i));
+    }
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void PlotView::setSeriesVisible(int plotIndex, const QString& seriesName, bool visible)
+{
+    if (plotIndex < 0 || plotIndex >= static_cast<int>(m_plots.size()))
+        return;
+    const QString key = keyFor(plotIndex, seriesName);
+    if (visible == !m_hidden.contains(key))
+        return;
+    if (visible)
+        m_hidden.remove(key);
+    else
+        m_hidden.insert(key);
+    for (Entry& e : m_plots[static_cast<std::size_t>(plotIndex)].entries) {
+        if (e.name == seriesName)
+            applyVisibility(plotIndex, e);
+    }
+    // An unzoomed plot keeps fitting what is visible.
+    if (!isUserZoomed(plotIndex))
+        fitToData(plotIndex);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+bool PlotView::isSeriesVisible(int plotIndex, const QString& seriesName) const
+{
+    if (plotIndex < 0 || plotIndex >= static_cast<int>(m_plots.size()))
+        return false;
+    return !m_hidden.contains(keyFor(plotIndex, seriesName));
+}
+
+void PlotView::applyVisibility(int index, Entry& entry)
+{
+    const bool visible = !m_hidden.contains(keyFor(index, entry.name));
+    static const QColor hiddenColour(175, 175, 175);
+    for (std::size_t k = 0; k < entry.plottables.size(); ++k) {
+        QCPAbstractPlottable* p = entry.plottables[k];
+        p->setVisible(visible);
+        // A hidden plottable is not drawn, but its legend icon is: draw that grey.
+        QPen pen = entry.pens[k];
+        QBrush brush = entry.brushes[k];
+        if (!visible) {
+            pen.setColor(hiddenColour);
+            if (brush.style() != Qt::NoBrush)
+                brush.setColor(QColor(hiddenColour.red(), hiddenColour.green(), hiddenColour.blue(), 90));
+        }
+        p->setPen(pen);
+        p->setBrush(brush);
+        auto* graph = qobject_cast<QCPGraph*>(p);
+        if (graph && graph->scatterStyle().shape() != QCPScatterStyle::ssNone) {
+            QCPScatterStyle style = graph->scatterStyle();
+            style.setPen(visible ? QPen(entry.colour.darker(115)) : QPen(hiddenColour));
+            QColor fill = visible ? entry.colour : hiddenColour;
+            fill.setAlpha(200);
+            style.setBrush(fill);
+            graph->setScatterStyle(style);
+        }
+    }
+    if (entry.legendItem)
+        entry.legendItem->setTextColor(visible ? QColor(Qt::black) : hiddenColour);
+}
+
+}  // namespace evx

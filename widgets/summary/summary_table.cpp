@@ -1,0 +1,165 @@
+#include "summary/summary_table.h"
+
+#include <QAction>
+#include <QClipboard>
+#include <QGuiApplication>
+#include <QHeaderView>
+#include <QKeyEvent>
+#include <QLocale>
+
+#include <cmath>
+#include <set>
+
+namespace evx {
+namespace {
+
+constexpr int kKeyRole = Qt::UserRole;
+
+const QColor kYes(0x2e, 0x7d, 0x32);
+const QColor kNo(0xc6, 0x28, 0x28);
+const QColor kWarning(0xb3, 0x5c, 0x00);
+
+bool isConsistencyKey(const QString& key)
+{
+    return key.endsWith(QLatin1String(".consistent"));
+}
+
+}  // namespace
+
+SummaryTable::SummaryTable(QWidget* parent) : QTableWidget(0, 2, parent)
+{
+    setHorizontalHeaderLabels({tr("Quantity"), tr("Value")});
+    verticalHeader()->hide();
+    horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    horizontalHeaderItem(1)->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    setEditTriggers(QAbstractItemView::NoEditTriggers);
+    setSelectionMode(QAbstractItemView::ExtendedSelection);
+    setSelectionBehavior(QAbstractItemView::SelectItems);
+    setAlternatingRowColors(true);
+    setWordWrap(false);
+    setShowGrid(false);
+
+    auto* copy = new QAction(tr("Copy"), this);
+    copy->setShortcut(QKeySequence::Copy);
+    // Only while the table has focus, so it never clashes with another widget's Copy.
+    copy->setShortcutContext(Qt::WidgetShortcut);
+    connect(copy, &QAction::triggered, this, &SummaryTable::copySelection);
+    auto* copyAllAction = new QAction(tr("Copy all"), this);
+    connect(copyAllAction, &QAction::triggered, this, &SummaryTable::copyAll);
+    addAction(copy);
+    addAction(copyAllAction);
+    setContextMenuPolicy(Qt::ActionsContextMenu);
+}
+
+QString SummaryTable::formatValue(const QString& key, double value)
+{
+    QString text;
+    if (std::isnan(value))
+        text = QStringLiteral("NaN");
+    else if (std::isinf(value))
+        text = value > 0 ? QStringLiteral("∞") : QStringLiteral("-∞");
+    else
+        text = QString::number(value, 'g', 6);
+    if (isConsistencyKey(key))
+        return (value != 0 && !std::isnan(value) ? tr("yes") : tr("no")) + " (" + text + ')';
+    return text;
+}
+
+void SummaryTable::setSummary(const Summary& summary, const std::vector<std::string>& warnings)
+{
+    clearSpans();
+    setRowCount(0);  // drops the previous items, which setRowCount(n) alone would keep
+    const auto& entries = summary.entries();
+    setRowCount(int(entries.size() + warnings.size()));
+    int row = 0;
+    for (const auto& [key, value] : entries) {
+        const QString qkey = QString::fromStdString(key);
+        auto* name = new QTableWidgetItem(qkey);
+        name->setData(kKeyRole, qkey);
+        auto* shown = new QTableWidgetItem(formatValue(qkey, value));
+        shown->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        shown->setToolTip(QString::number(value, 'g', 17));
+        if (isConsistencyKey(qkey))
+            shown->setForeground(value != 0 && !std::isnan(value) ? kYes : kNo);
+        setItem(row, 0, name);
+        setItem(row, 1, shown);
+        ++row;
+    }
+    for (const auto& warning : warnings) {
+        auto* item = new QTableWidgetItem(QStringLiteral("⚠ ") + QString::fromStdString(warning));
+        item->setForeground(kWarning);
+        item->setToolTip(QString::fromStdString(warning));
+        setItem(row, 0, item);
+        setSpan(row, 0, 1, 2);
+        ++row;
+    }
+}
+
+QString SummaryTable::valueText(const QString& key) const
+{
+    for (int r = 0; r < rowCount(); ++r) {
+        const QTableWidgetItem* name = item(r, 0);
+        if (name && name->data(kKeyRole).toString() == key && item(r, 1))
+            return item(r, 1)->text();
+    }
+    return {};
+}
+
+QString SummaryTable::rowsAsText(const QList<int>& rows, const QList<int>& columns) const
+{
+    QStringList lines;
+    for (int r : rows) {
+        QStringList cells;
+        for (int c : columns) {
+            // A warning spans both columns; it is one cell, not a cell and an empty one.
+            if (c > 0 && columnSpan(r, 0) > 1 && columns.contains(0))
+                continue;
+            const QTableWidgetItem* cell = item(r, c);
+            cells << (cell ? cell->text() : QString());
+        }
+        lines << cells.join('\t');
+    }
+    return lines.join('\n');
+}
+
+void SummaryTable::copySelection() const
+{
+    std::set<int> rowSet;
+    std::set<int> columnSet;
+    const auto indexes = selectedIndexes();
+    if (indexes.isEmpty())
+        return;
+    for (const QModelIndex& index : indexes) {
+        rowSet.insert(index.row());
+        columnSet.insert(index.column());
+    }
+    const QList<int> rows(rowSet.begin(), rowSet.end());
+    const QList<int> columns(columnSet.begin(), columnSet.end());
+    QGuiApplication::clipboard()->setText(rowsAsText(rows, columns));
+}
+
+void SummaryTable::copyAll() const
+{
+    QList<int> rows;
+    for (int r = 0; r < rowCount(); ++r)
+        rows << r;
+    const QString header = horizontalHeaderItem(0)->text() + '\t' + horizontalHeaderItem(1)->text();
+    const QString body = rowsAsText(rows, {0, 1});
+    QGuiApplication::clipboard()->setText(body.isEmpty() ? header : header + '\n' + body);
+}
+
+void SummaryTable::keyPressEvent(QKeyEvent* event)
+{
+    // When no shortcut dispatch happens (e.g. the window is not active), QAbstractItemView
+    // would copy only the current cell.
+    if (event->matches(QKeySequence::Copy)) {
+        copySelection();
+        event->accept();
+        return;
+    }
+    QTableWidget::keyPressEvent(event);
+}
+
+}  // namespace evx
