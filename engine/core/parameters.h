@@ -24,6 +24,9 @@ struct ParameterSpec {
     std::vector<std::string> choices;  // Choice only; the value is the index
     std::string tooltip;
     bool logScale = false;  // slider moves on a log scale (positive scales, widths)
+    // The window's Play button steps this parameter by `step` until its maximum (e.g. the
+    // number of samples, so a class watches a band shrink); at most one per scenario.
+    bool animatable = false;
 };
 
 // A real parameter with a step of 1/200 of its range and as many decimals as the step

@@ -6,6 +6,7 @@
 #include "core/parameters.h"
 #include "core/run_context.h"
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,23 @@ struct Preset {
     ParameterValues values;   // only the parameters it changes
 };
 
+// Inputs beyond the numeric parameters that a scenario accepts; the window offers them
+// (clicks on a plot, File → Open Data Set…) only to scenarios that declare them.
+struct ScenarioInputs {
+    bool userPoints = false;     // clicking plot `pointPlot` adds a point (e.g. a BQ sample location)
+    int pointPlot = 0;
+    std::string pointsHelp;      // what a click does, shown in the status bar
+    bool dataFile = false;       // the user may open a data set from a file
+    std::string dataFileFilter;  // for the file dialog, e.g. "CSV files (*.csv)"
+};
+
+// Everything one run depends on; sessions and the runner carry all of it.
+struct RunInput {
+    ParameterValues values;
+    std::vector<std::array<double, 2>> points;  // clicked (x, y) in plot coordinates, in click order
+    std::string dataPath;                       // "" means the scenario's built-in data
+};
+
 class Scenario {
 public:
     virtual ~Scenario() = default;
@@ -32,9 +50,17 @@ public:
     virtual const ParameterSchema& schema() const = 0;
     virtual std::vector<Preset> presets() const { return {}; }
 
+    virtual ScenarioInputs inputs() const { return {}; }
+
     // Pure and re-entrant: may run on any thread, concurrently with itself.
     // Throws InvalidParameter for bad inputs, Cancelled when context says so.
     virtual Figure run(const ParameterValues& values, const RunContext& context) const = 0;
+    // The full input; scenarios that declare points or a data file override this, the rest
+    // get their parameters alone. The runner, the window and the command line call this one.
+    virtual Figure runWith(const RunInput& input, const RunContext& context) const
+    {
+        return run(input.values, context);
+    }
 
     // The defaults overlaid with a preset's values; throws InvalidParameter if unknown.
     ParameterValues presetValues(const std::string& presetName) const;
