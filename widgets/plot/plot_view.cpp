@@ -33,7 +33,8 @@ bool sameStructure(const Figure& a, const Figure& b)
         for (std::size_t j = 0; j < p.series.size(); ++j) {
             const Series& s = p.series[j];
             const Series& t = q.series[j];
-            if (s.name != t.name || s.kind != t.kind || s.colour != t.colour || s.dashed != t.dashed)
+            if (s.name != t.name || s.kind != t.kind || s.colour != t.colour || s.dashed != t.dashed ||
+                s.emphasis != t.emphasis)
                 return false;
         }
         for (std::size_t j = 0; j < p.bands.size(); ++j) {

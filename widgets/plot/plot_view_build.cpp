@@ -172,7 +172,12 @@ void PlotView::addSeries(int index, Entry& entry)
     QCPAxisRect* rect = m_plots[static_cast<std::size_t>(index)].rect;
     QCPAxis* xAxis = rect->axis(QCPAxis::atBottom);
     QCPAxis* yAxis = rect->axis(QCPAxis::atLeft);
-    QPen pen(entry.colour, kLineWidth, s.dashed ? Qt::DashLine : Qt::SolidLine);
+    // Emphasis: the reading in focus is drawn bold, the others faded but still legible.
+    QColor colour = entry.colour;
+    if (s.emphasis < 0)
+        colour.setAlpha(90);
+    const double width = s.emphasis > 0 ? 2 * kLineWidth : kLineWidth;
+    QPen pen(colour, width, s.dashed ? Qt::DashLine : Qt::SolidLine);
     if (s.dashed)
         pen.setCapStyle(Qt::FlatCap);  // 8 px dashes, 4 px gaps; FastGraph matches this on screen
     QCPAbstractPlottable* plottable = nullptr;
