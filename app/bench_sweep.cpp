@@ -41,7 +41,8 @@ int runBenchSweep(const CommandLine& cl)
     view.show();
 
     std::vector<double> compute, render, total;
-    ParameterValues values = cl.values;
+    RunInput input = cl.input;
+    ParameterValues& values = input.values;
     const bool integer = cl.scenario->schema().find(cl.sweepParameter)->kind == ParameterKind::Integer;
     for (int k = 0; k < cl.sweepSteps; ++k) {
         double v = cl.sweepFrom + (cl.sweepTo - cl.sweepFrom) * k / (cl.sweepSteps - 1);
@@ -53,7 +54,7 @@ int runBenchSweep(const CommandLine& cl)
         QString error;
         QElapsedTimer clock;
         clock.start();
-        const quint64 revision = runner.submit(cl.scenario, values);
+        const quint64 revision = runner.submit(cl.scenario, input);
         auto done = QObject::connect(&runner, &Runner::finished, &loop,
                                      [&](quint64 rev, const Figure& f, double ms) {
                                          if (rev != revision)

@@ -9,6 +9,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QRegularExpression>
+#include <cmath>
 #include <cstdio>
 
 namespace evx {
@@ -31,6 +32,17 @@ QSize parseSize(const QString& text)
         throw InvalidParameter(QString("--size '%1' is not WIDTHxHEIGHT between 200x150 and 10000x10000")
                                    .arg(text).toStdString());
     return {w, h};
+}
+
+std::array<double, 2> parsePoint(const QString& text)
+{
+    const QStringList parts = text.split(',');
+    bool okX = false, okY = parts.size() == 1;
+    const double x = parts.value(0).toDouble(&okX);
+    const double y = parts.size() == 2 ? parts[1].toDouble(&okY) : 0.0;
+    if (parts.size() > 2 || !okX || !okY || !std::isfinite(x) || !std::isfinite(y))
+        throw InvalidParameter(QString("--point '%1' is not x or x,y").arg(text).toStdString());
+    return {x, y};
 }
 
 void checkExportPath(const QString& path)
@@ -77,6 +89,7 @@ QString usageText()
            "  evidence-explorer [--scenario ID [--preset NAME] [--set name=value ...]]\n"
            "  evidence-explorer --list-scenarios\n"
            "  evidence-explorer --scenario ID [--preset NAME] [--set name=value ...]\n"
+           "                    [--point x[,y] ...] [--data FILE]\n"
            "                    --export FILE [--export FILE ...] [--size WIDTHxHEIGHT]\n"
            "  evidence-explorer --scenario ID --bench-sweep name=from:to:steps [--size WIDTHxHEIGHT]\n"
            "Export formats: " + exportFormatList() + "\n";
@@ -86,7 +99,8 @@ std::variant<CommandLine, QString> parseCommandLine(const QStringList& args)
 {
     CommandLine cl;
     QString scenarioId, sweepSpec;
-    QStringList sets;
+    QStringList sets, pointTexts;
+    QString dataPath;
     bool list = false, help = false, sizeGiven = false;
     try {
         for (int i = 0; i < args.size(); ++i) {
@@ -109,6 +123,10 @@ std::variant<CommandLine, QString> parseCommandLine(const QStringList& args)
                 cl.presetName = takeValue(args, i, arg);
             else if (arg == "--set")
                 sets << takeValue(args, i, arg);
+            else if (arg == "--point")
+                pointTexts << takeValue(args, i, arg);
+            else if (arg == "--data")
+                dataPath = takeValue(args, i, arg);
             else if (arg == "--export")
                 cl.exports << takeValue(args, i, arg);
             else if (arg == "--size") {
@@ -132,28 +150,43 @@ std::variant<CommandLine, QString> parseCommandLine(const QStringList& args)
         if (!cl.exports.isEmpty() && !sweepSpec.isEmpty())
             throw InvalidParameter("--export and --bench-sweep cannot be combined");
         if (scenarioId.isEmpty()) {
-            if (!cl.exports.isEmpty() || !sweepSpec.isEmpty() || !cl.presetName.isEmpty() || !sets.isEmpty())
+            if (!cl.exports.isEmpty() || !sweepSpec.isEmpty() || !cl.presetName.isEmpty() || !sets.isEmpty() ||
+                !pointTexts.isEmpty() || !dataPath.isEmpty())
                 throw InvalidParameter("--scenario ID is required (see --list-scenarios)");
         } else {
             cl.scenario = ScenarioRegistry::instance().find(scenarioId.toStdString());
             if (!cl.scenario)
                 throw InvalidParameter(QString("unknown scenario '%1' (see --list-scenarios)").arg(scenarioId).toStdString());
             const ParameterSchema& schema = cl.scenario->schema();
-            cl.values = cl.presetName.isEmpty() ? schema.defaults()
-                                                 : cl.scenario->presetValues(cl.presetName.toStdString());
+            ParameterValues& values = cl.input.values;
+            values = cl.presetName.isEmpty() ? schema.defaults()
+                                             : cl.scenario->presetValues(cl.presetName.toStdString());
             for (const QString& set : sets) {
                 const int eq = set.indexOf('=');
                 if (eq <= 0)
                     throw InvalidParameter(QString("--set '%1' is not name=value").arg(set).toStdString());
                 const std::string name = set.left(eq).toStdString();
-                cl.values[name] = schema.parse(name, set.mid(eq + 1).toStdString());
+                values[name] = schema.parse(name, set.mid(eq + 1).toStdString());
+            }
+            const ScenarioInputs accepts = cl.scenario->inputs();
+            if (!pointTexts.isEmpty() && !accepts.userPoints)
+                throw InvalidParameter(QString("scenario '%1' takes no --point").arg(scenarioId).toStdString());
+            for (const QString& text : pointTexts)
+                cl.input.points.push_back(parsePoint(text));
+            if (!dataPath.isEmpty()) {
+                if (!accepts.dataFile)
+                    throw InvalidParameter(QString("scenario '%1' takes no --data").arg(scenarioId).toStdString());
+                const QFileInfo data(dataPath);
+                if (!data.isFile() || !data.isReadable())
+                    throw InvalidParameter(QString("--data '%1' is not a readable file").arg(dataPath).toStdString());
+                cl.input.dataPath = data.absoluteFilePath().toStdString();
             }
         }
         for (const QString& path : cl.exports)
             checkExportPath(path);
         if (!cl.exports.isEmpty()) {
             cl.mode = CommandLine::Mode::Export;
-            cl.figure = cl.scenario->run(cl.values, {});
+            cl.figure = cl.scenario->runWith(cl.input, {});
         }
         else if (!sweepSpec.isEmpty()) {
             parseSweep(cl, sweepSpec);
@@ -197,7 +230,7 @@ int runCommandLine(const CommandLine& cl)
     view.setFigure(figure);
     const QString id = QString::fromStdString(cl.scenario->info().id);
     for (const QString& path : cl.exports) {
-        const QString error = exportFigure(path, {id, cl.scenario->schema(), cl.values, figure}, view, cl.size);
+        const QString error = exportFigure(path, {id, cl.scenario->schema(), cl.input.values, figure}, view, cl.size);
         if (!error.isEmpty()) {
             std::fprintf(stderr, "evidence-explorer: error: %s\n", error.toUtf8().constData());
             return 1;

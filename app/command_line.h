@@ -22,7 +22,7 @@ struct CommandLine {
     Mode mode = Mode::Window;
     std::shared_ptr<const Scenario> scenario;  // null: the window opens its default
     QString presetName;
-    ParameterValues values;  // the scenario's defaults, overlaid with the preset and every --set
+    RunInput input;  // the scenario's defaults overlaid with the preset and every --set; --point; --data
     QStringList exports;
     Figure figure;  // --export: computed while parsing, so the scenario's own input checks
                     // (e.g. parameters that are fine alone but not together) count as bad input

@@ -27,7 +27,7 @@ int main(int argc, char** argv)
 
     evx::MainWindow window;
     if (commandLine.scenario)
-        window.openScenario(QString::fromStdString(commandLine.scenario->info().id), commandLine.values);
+        window.openScenario(QString::fromStdString(commandLine.scenario->info().id), commandLine.input);
     window.show();
     return app.exec();
 }

@@ -26,6 +26,8 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTextBrowser>
+#include <QTimer>
+#include <QToolBar>
 #include <QVBoxLayout>
 
 // Resources compiled into a static library must be registered by hand, and outside any
@@ -127,6 +129,14 @@ void MainWindow::buildWidgets()
     m_busy->hide();
     statusBar()->addPermanentWidget(m_busy);
     statusBar()->addPermanentWidget(m_timing);
+    connect(m_plotView, &PlotView::pointClicked, this, &MainWindow::onPointClicked);
+    m_clickTimer = new QTimer(this);
+    m_clickTimer->setSingleShot(true);
+    m_clickTimer->setInterval(QApplication::doubleClickInterval());
+    connect(m_clickTimer, &QTimer::timeout, this, [this] { addPoint(m_pendingClick[1], m_pendingClick[2]); });
+    m_playTimer = new QTimer(this);
+    m_playTimer->setInterval(400);
+    connect(m_playTimer, &QTimer::timeout, this, &MainWindow::playStep);
     connect(m_plotView, &PlotView::rendered, this, [this] {
         m_timing->setText(tr("compute %1 ms · render %2 ms")
                               .arg(m_lastComputeMs, 0, 'f', 1)
@@ -140,6 +150,8 @@ void MainWindow::buildMenus()
     file->addAction(tr("&Open Session…"), QKeySequence::Open, this, &MainWindow::onOpenSession);
     file->addAction(tr("&Save Session"), QKeySequence::Save, this, &MainWindow::onSaveSession);
     file->addAction(tr("Save Session &As…"), QKeySequence::SaveAs, this, &MainWindow::onSaveSessionAs);
+    m_openDataAction = file->addAction(tr("Open &Data Set…"), QKeySequence(tr("Ctrl+D")), this,
+                                       &MainWindow::onOpenDataSet);
     file->addSeparator();
     file->addAction(tr("&Export Figure or Data…"), QKeySequence(tr("Ctrl+E")), this, &MainWindow::onExport);
     file->addAction(tr("&Copy Image"), QKeySequence(tr("Ctrl+Shift+C")), this, &MainWindow::onCopyImage);
@@ -147,6 +159,17 @@ void MainWindow::buildMenus()
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
     m_presetMenu = menuBar()->addMenu(tr("&Presets"));
+
+    QMenu* run = menuBar()->addMenu(tr("&Run"));
+    m_playAction = run->addAction(tr("&Play"), QKeySequence(tr("F5")), this, [this](bool on) { setPlaying(on); });
+    m_playAction->setCheckable(true);
+    m_playAction->setToolTip(tr("Step the animated parameter once per tick (F5)"));
+    m_clearPointsAction = run->addAction(tr("&Clear Added Points"), QKeySequence(tr("Ctrl+Backspace")), this,
+                                         &MainWindow::clearPoints);
+    QToolBar* toolbar = addToolBar(tr("Run"));
+    toolbar->setObjectName("run");
+    toolbar->addAction(m_playAction);
+    toolbar->addAction(m_clearPointsAction);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(tr("&Reset Zoom"), QKeySequence(tr("Ctrl+0")), m_plotView, &PlotView::resetView);
@@ -183,14 +206,18 @@ void MainWindow::rebuildPresetMenu()
     });
 }
 
-bool MainWindow::openScenario(const QString& id, const ParameterValues& values)
+bool MainWindow::openScenario(const QString& id, const RunInput& input)
 {
     auto scenario = ScenarioRegistry::instance().find(id.toStdString());
     if (!scenario)
         return false;
+    setPlaying(false);
+    m_clickTimer->stop();
     m_scenario = std::move(scenario);
+    m_input = input;
     m_browser->setCurrent(id);
-    m_panel->setSchema(m_scenario->schema(), values.empty() ? m_scenario->schema().defaults() : values);
+    m_panel->setSchema(m_scenario->schema(), input.values.empty() ? m_scenario->schema().defaults() : input.values);
+    updateInputActions();
     m_plotView->resetView();
     rebuildPresetMenu();
     loadExplanation();
@@ -228,7 +255,101 @@ void MainWindow::requestRun()
         return;
     m_busy->setRange(0, 0);
     m_busy->show();
-    m_runner->submit(m_scenario, m_panel->values());
+    m_input.values = m_panel->values();
+    m_runner->submit(m_scenario, m_input);
+}
+
+void MainWindow::updateInputActions()
+{
+    const ScenarioInputs accepts = m_scenario->inputs();
+    m_clearPointsAction->setEnabled(accepts.userPoints);
+    m_openDataAction->setEnabled(accepts.dataFile);
+    const auto& specs = m_scenario->schema().specs();
+    m_playAction->setEnabled(std::any_of(specs.begin(), specs.end(), [](const ParameterSpec& p) { return p.animatable; }));
+    if (accepts.userPoints && !accepts.pointsHelp.empty())
+        statusBar()->showMessage(QString::fromStdString(accepts.pointsHelp), 10000);
+}
+
+void MainWindow::onPointClicked(int plotIndex, double x, double y)
+{
+    if (!m_scenario || !m_scenario->inputs().userPoints || plotIndex != m_scenario->inputs().pointPlot)
+        return;
+    // The first click of a double-click (which resets the zoom) must not add a point.
+    if (m_clickTimer->isActive()) {
+        m_clickTimer->stop();
+        return;
+    }
+    m_pendingClick = {double(plotIndex), x, y};
+    m_clickTimer->start();
+}
+
+void MainWindow::addPoint(double x, double y)
+{
+    m_input.points.push_back({x, y});
+    setWindowModified(true);
+    statusBar()->showMessage(tr("Added a point at x = %1 (%2 in all)").arg(x, 0, 'g', 4).arg(m_input.points.size()), 3000);
+    requestRun();
+}
+
+void MainWindow::clearPoints()
+{
+    if (m_input.points.empty())
+        return;
+    m_input.points.clear();
+    setWindowModified(true);
+    requestRun();
+}
+
+void MainWindow::setPlaying(bool playing)
+{
+    if (playing && !m_playAction->isEnabled())
+        playing = false;
+    m_playAction->setChecked(playing);
+    if (playing)
+        m_playTimer->start();
+    else
+        m_playTimer->stop();
+}
+
+bool MainWindow::isPlaying() const
+{
+    return m_playTimer->isActive();
+}
+
+void MainWindow::playStep()
+{
+    const auto& specs = m_scenario->schema().specs();
+    const auto it = std::find_if(specs.begin(), specs.end(), [](const ParameterSpec& p) { return p.animatable; });
+    if (it == specs.end())
+        return setPlaying(false);
+    const double next = m_panel->values().at(it->name) + it->step;
+    if (next > it->maximum + 1e-12 || !m_panel->setValue(QString::fromStdString(it->name), next))
+        setPlaying(false);
+}
+
+QString MainWindow::openDataSetFile(const QString& path)
+{
+    if (!m_scenario || !m_scenario->inputs().dataFile)
+        return tr("this scenario opens no data set");
+    const QFileInfo info(path);
+    if (!info.isFile() || !info.isReadable())
+        return tr("cannot open %1: not a readable file").arg(path);
+    m_input.dataPath = info.absoluteFilePath().toStdString();
+    setWindowModified(true);
+    requestRun();
+    return {};
+}
+
+void MainWindow::onOpenDataSet()
+{
+    const QString filter = QString::fromStdString(m_scenario->inputs().dataFileFilter);
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Data Set"), QString(),
+                                                      filter.isEmpty() ? tr("CSV files (*.csv)") : filter);
+    if (path.isEmpty())
+        return;
+    const QString error = openDataSetFile(path);
+    if (!error.isEmpty())
+        QMessageBox::warning(this, tr("Cannot open data set"), error);
 }
 
 void MainWindow::onFinished(quint64 revision, const Figure& figure, double computeMs)
@@ -285,7 +406,7 @@ QString MainWindow::openSessionFile(const QString& path)
     if (auto* why = std::get_if<QString>(&result))
         return *why;
     const Session& session = std::get<Session>(result);
-    openScenario(session.scenarioId, session.values);
+    openScenario(session.scenarioId, session.input);
     m_plotView->setHiddenSeries(session.hiddenSeries);
     m_sessionPath = path;
     setWindowModified(false);
@@ -297,7 +418,9 @@ QString MainWindow::saveSessionFile(const QString& path)
 {
     if (!m_scenario)
         return tr("no scenario is open");
-    const Session session{currentScenarioId(), m_panel->values(), m_plotView->hiddenSeries()};
+    RunInput input = m_input;
+    input.values = m_panel->values();
+    const Session session{currentScenarioId(), input, m_plotView->hiddenSeries()};
     const QString error = saveSession(path, session, m_scenario->schema());
     if (!error.isEmpty())
         return error;

@@ -7,6 +7,7 @@
 #include "core/scenario.h"
 
 #include <QMainWindow>
+#include <array>
 #include <memory>
 
 class QLabel;
@@ -14,6 +15,8 @@ class QMenu;
 class QProgressBar;
 class QTabWidget;
 class QTextBrowser;
+class QTimer;
+class QAction;
 
 namespace evx {
 
@@ -30,8 +33,9 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    // Shows a scenario with the given values (its defaults when empty) and starts a run.
-    bool openScenario(const QString& id, const ParameterValues& values = {});
+    // Shows a scenario with the given input (its default parameters when input.values is
+    // empty) and starts a run.
+    bool openScenario(const QString& id, const RunInput& input = {});
     void applyPreset(const QString& name);
 
     // The file operations behind the menus, without dialogs; each returns "" on success or
@@ -39,6 +43,15 @@ public:
     QString openSessionFile(const QString& path);
     QString saveSessionFile(const QString& path);
     QString exportFigureFile(const QString& path, QSize size = {});
+    QString openDataSetFile(const QString& path);
+
+    // A point the user added on the scenario's point plot (what a settled click does).
+    void addPoint(double x, double y);
+    void clearPoints();
+    const std::vector<std::array<double, 2>>& points() const { return m_input.points; }
+    // Play steps the scenario's animatable parameter once per tick until its maximum.
+    void setPlaying(bool playing);
+    bool isPlaying() const;
 
     QString currentScenarioId() const;
     const Figure& currentFigure() const { return m_figure; }
@@ -73,9 +86,14 @@ private:
     void onSaveSessionAs();
     void onExport();
     void onCopyImage();
+    void onOpenDataSet();
+    void onPointClicked(int plotIndex, double x, double y);
+    void playStep();
+    void updateInputActions();
 
     std::unique_ptr<Runner> m_runner;
     std::shared_ptr<const Scenario> m_scenario;
+    RunInput m_input;  // points and data file; the parameters live in the panel
     Figure m_figure;
     QString m_sessionPath;
     double m_lastComputeMs = 0;
@@ -91,6 +109,12 @@ private:
     QLabel* m_timing = nullptr;
     QProgressBar* m_busy = nullptr;
     QMenu* m_presetMenu = nullptr;
+    QAction* m_clearPointsAction = nullptr;
+    QAction* m_openDataAction = nullptr;
+    QAction* m_playAction = nullptr;
+    QTimer* m_playTimer = nullptr;
+    QTimer* m_clickTimer = nullptr;  // a click becomes a point only if no second click follows
+    std::array<double, 3> m_pendingClick{};
 };
 
 }  // namespace evx

@@ -30,12 +30,12 @@ Runner::~Runner()
     m_worker.join();
 }
 
-quint64 Runner::submit(std::shared_ptr<const Scenario> scenario, ParameterValues values)
+quint64 Runner::submit(std::shared_ptr<const Scenario> scenario, RunInput input)
 {
     const quint64 revision = ++m_latest;
     {
         std::lock_guard lock(m_mutex);
-        m_pending = Request{revision, std::move(scenario), std::move(values)};
+        m_pending = Request{revision, std::move(scenario), std::move(input)};
         if (m_runningCancel)
             m_runningCancel->store(true);
     }
@@ -88,7 +88,7 @@ void Runner::execute(const Request& request, const std::atomic<bool>& cancel)
 
     const auto start = Clock::now();
     try {
-        Figure figure = request.scenario->run(request.values, context);
+        Figure figure = request.scenario->runWith(request.input, context);
         const double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
         QMetaObject::invokeMethod(this, [this, revision, figure = std::move(figure), ms] {
             if (isCurrent(revision))

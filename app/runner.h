@@ -28,7 +28,11 @@ public:
     ~Runner() override;
 
     // Returns the revision of this request; every signal names the revision it is about.
-    quint64 submit(std::shared_ptr<const Scenario> scenario, ParameterValues values);
+    quint64 submit(std::shared_ptr<const Scenario> scenario, RunInput input);
+    quint64 submit(std::shared_ptr<const Scenario> scenario, ParameterValues values)
+    {
+        return submit(std::move(scenario), RunInput{std::move(values), {}, {}});
+    }
     quint64 latestRevision() const { return m_latest.load(); }
 
 signals:
@@ -42,7 +46,7 @@ private:
     struct Request {
         quint64 revision;
         std::shared_ptr<const Scenario> scenario;
-        ParameterValues values;
+        RunInput input;
     };
 
     void workerLoop();

@@ -19,11 +19,19 @@ constexpr auto kFormatName = "evidence-explorer-session";
 
 QByteArray sessionToJson(const Session& session, const ParameterSchema& schema)
 {
-    const QJsonObject root{{"format", kFormatName},
-                           {"version", Session::kFormatVersion},
-                           {"scenario", session.scenarioId},
-                           {"parameters", parametersToJson(schema, session.values)},
-                           {"view", QJsonObject{{"hidden_series", QJsonArray::fromStringList(session.hiddenSeries)}}}};
+    QJsonObject root{{"format", kFormatName},
+                     {"version", Session::kFormatVersion},
+                     {"scenario", session.scenarioId},
+                     {"parameters", parametersToJson(schema, session.input.values)},
+                     {"view", QJsonObject{{"hidden_series", QJsonArray::fromStringList(session.hiddenSeries)}}}};
+    if (!session.input.points.empty()) {
+        QJsonArray points;
+        for (const auto& p : session.input.points)
+            points.append(QJsonArray{p[0], p[1]});
+        root["points"] = points;
+    }
+    if (!session.input.dataPath.empty())
+        root["data_path"] = QString::fromStdString(session.input.dataPath);
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
 
@@ -80,7 +88,25 @@ std::variant<Session, QString> parseSession(const QByteArray& data)
             return QString::fromUtf8(e.what());
         }
     }
-    session.values = schema.complete(values);
+    session.input.values = schema.complete(values);
+
+    const QJsonValue points = root.value("points");
+    if (!points.isUndefined()) {
+        if (!points.isArray())
+            return QString("\"points\" is not a list");
+        for (const QJsonValue& p : points.toArray()) {
+            const QJsonArray xy = p.toArray();
+            if (!p.isArray() || xy.size() != 2 || !xy[0].isDouble() || !xy[1].isDouble())
+                return QString("\"points\" holds something other than [x, y] pairs of numbers");
+            session.input.points.push_back({xy[0].toDouble(), xy[1].toDouble()});
+        }
+    }
+    const QJsonValue dataPath = root.value("data_path");
+    if (!dataPath.isUndefined()) {
+        if (!dataPath.isString())
+            return QString("\"data_path\" is not a file name");
+        session.input.dataPath = dataPath.toString().toStdString();
+    }
 
     const QJsonValue view = root.value("view");
     if (!view.isUndefined() && !view.isObject())

@@ -3,7 +3,7 @@
 // version. Opening checks everything before anything is applied, so a malformed or newer
 // file changes nothing and says why.
 
-#include "core/parameters.h"
+#include "core/scenario.h"
 
 #include <QString>
 #include <QStringList>
@@ -15,7 +15,7 @@ struct Session {
     static constexpr int kFormatVersion = 1;
 
     QString scenarioId;
-    ParameterValues values;
+    RunInput input;            // parameters, clicked points, data file
     QStringList hiddenSeries;  // PlotView keys "plot title/series name"
 };
 

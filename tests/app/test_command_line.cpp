@@ -122,6 +122,9 @@ private slots:
         QTest::newRow("bad sweep") << QStringList{"--scenario", "ue-gaussian", "--bench-sweep", "zeta=0:1"} << "name=from:to:steps";
         QTest::newRow("sweep out of range") << QStringList{"--scenario", "ue-gaussian", "--bench-sweep", "zeta=0:99:3"} << "outside the range";
         QTest::newRow("sweep one step") << QStringList{"--scenario", "ue-gaussian", "--bench-sweep", "zeta=0:1:1"} << "steps";
+        QTest::newRow("point not accepted") << QStringList{"--scenario", "ue-gaussian", "--point", "1,2", "--export", out} << "takes no --point";
+        QTest::newRow("data not accepted") << QStringList{"--scenario", "ue-gaussian", "--data", EVX_SOURCE_DIR "/README.md", "--export", out} << "takes no --data";
+        QTest::newRow("point without scenario") << QStringList{"--point", "1"} << "--scenario ID is required";
         QTest::newRow("sweep unknown") << QStringList{"--scenario", "ue-gaussian", "--bench-sweep", "nope=0:1:3"} << "unknown parameter";
     }
 

@@ -148,15 +148,19 @@ private slots:
 
     void sessionRoundTrip()
     {
-        const Session saved{"ue-gaussian", {{"mu_x", 1.5}, {"sigma_x", 3}, {"sigma_y_given_x", 0.5}, {"sigma_q", 0.25}, {"zeta", -4}},
-                            {"Posterior/Jeffrey's rule"}};
+        const RunInput input{{{"mu_x", 1.5}, {"sigma_x", 3}, {"sigma_y_given_x", 0.5}, {"sigma_q", 0.25}, {"zeta", -4}},
+                             {{0.5, 1.0}, {-2, 3e-7}},
+                             "/data/some file.csv"};
+        const Session saved{"ue-gaussian", input, {"Posterior/Jeffrey's rule"}};
         const auto scenario = ScenarioRegistry::instance().find("ue-gaussian");
         QCOMPARE(saveSession(path("s.evx.json"), saved, scenario->schema()), QString());
         const auto loaded = loadSession(path("s.evx.json"));
         QVERIFY(std::holds_alternative<Session>(loaded));
         const Session& s = std::get<Session>(loaded);
         QCOMPARE(s.scenarioId, saved.scenarioId);
-        QVERIFY(s.values == saved.values);
+        QVERIFY(s.input.values == saved.input.values);
+        QVERIFY(s.input.points == saved.input.points);
+        QCOMPARE(s.input.dataPath, saved.input.dataPath);
         QCOMPARE(s.hiddenSeries, saved.hiddenSeries);
     }
 
@@ -177,6 +181,8 @@ private slots:
         QTest::newRow("out of range") << head + R"("scenario": "ue-gaussian", "parameters": {"sigma_x": -1}})" << "outside the range";
         QTest::newRow("text value") << head + R"("scenario": "ue-gaussian", "parameters": {"sigma_x": "wide"}})" << "not a number";
         QTest::newRow("null value") << head + R"("scenario": "ue-gaussian", "parameters": {"sigma_x": null}})" << "not a number";
+        QTest::newRow("bad points") << head + R"("scenario": "ue-gaussian", "parameters": {}, "points": [[1]]})" << "pairs of numbers";
+        QTest::newRow("bad data path") << head + R"("scenario": "ue-gaussian", "parameters": {}, "data_path": 3})" << "\"data_path\"";
         QTest::newRow("bad view") << head + R"("scenario": "ue-gaussian", "parameters": {}, "view": 3})" << "\"view\"";
     }
 

@@ -156,6 +156,20 @@ private slots:
         QVERIFY(w.openSessionFile(dir.filePath("missing.evx.json")).startsWith("cannot open"));
     }
 
+    void inputsOnlyForScenariosThatDeclareThem()
+    {
+        // ue-gaussian takes no points, no data set and animates nothing.
+        MainWindow w;
+        QSignalSpy shown(&w, &MainWindow::figureShown);
+        QVERIFY(settle(w, shown));
+        w.setPlaying(true);
+        QVERIFY(!w.isPlaying());
+        QVERIFY(!w.openDataSetFile(EVX_SOURCE_DIR "/README.md").isEmpty());
+        emit w.plotView()->pointClicked(0, 1.0, 0.1);
+        QTest::qWait(QApplication::doubleClickInterval() + 100);
+        QVERIFY(w.points().empty());
+    }
+
     void exportFromTheWindow()
     {
         QTemporaryDir dir;
