@@ -19,6 +19,10 @@ struct EnsembleOptions {
     double stretch = 2.0;    // the move's scale a
     std::uint64_t seed = 1;
     int progressEvery = 100;  // steps between calls of onProgress (0: never)
+    // Whether the results passed to onProgress carry autocorrelation times and the ESS (an
+    // FFT over every chain so far, per call); without, they hold NaN and 0. (Addition to the
+    // original contract; the default keeps its behaviour.)
+    bool progressDiagnostics = true;
 };
 
 struct EnsembleResult {
