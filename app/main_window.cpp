@@ -4,6 +4,7 @@
 #include "command_line.h"
 #include "exporter.h"
 #include "params/parameter_panel.h"
+#include "reading_guide_dialog.h"
 #include "plot/plot_view.h"
 #include "runner.h"
 #include "scenarios/registry.h"
@@ -180,6 +181,15 @@ void MainWindow::buildMenus()
         view->addAction(dock->toggleViewAction());
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("Which &Reading Applies?…"), QKeySequence(tr("Ctrl+G")), this, [this] {
+        auto* guide = new ReadingGuideDialog(this);
+        guide->setAttribute(Qt::WA_DeleteOnClose);
+        connect(guide, &ReadingGuideDialog::emphasisRequested, this, [this](const QString& reading) {
+            if (!emphasiseReading(reading))
+                statusBar()->showMessage(tr("This scenario does not compare readings of uncertain evidence"), 5000);
+        });
+        guide->show();
+    });
     help->addAction(tr("&About Evidence Explorer"), this, [this] {
         QMessageBox::about(this, tr("About Evidence Explorer"),
                            tr("<b>Evidence Explorer</b><p>Live exploration of how Bayesian updates change "
@@ -325,6 +335,15 @@ void MainWindow::playStep()
     const double next = m_panel->values().at(it->name) + it->step;
     if (next > it->maximum + 1e-12 || !m_panel->setValue(QString::fromStdString(it->name), next))
         setPlaying(false);
+}
+
+bool MainWindow::emphasiseReading(const QString& reading)
+{
+    const ParameterSpec* spec = m_scenario ? m_scenario->schema().find("emphasis") : nullptr;
+    if (!spec)
+        return false;
+    const auto it = std::find(spec->choices.begin(), spec->choices.end(), reading.toStdString());
+    return it != spec->choices.end() && m_panel->setValue("emphasis", double(it - spec->choices.begin()));
 }
 
 QString MainWindow::openDataSetFile(const QString& path)

@@ -52,6 +52,9 @@ public:
     // Play steps the scenario's animatable parameter once per tick until its maximum.
     void setPlaying(bool playing);
     bool isPlaying() const;
+    // What the reading guide's button does: sets the scenario's `emphasis` parameter to the
+    // reading ("jeffrey", "virtual", "distributional"); false if the scenario has none.
+    bool emphasiseReading(const QString& reading);
 
     QString currentScenarioId() const;
     const Figure& currentFigure() const { return m_figure; }

@@ -9,7 +9,8 @@
 //
 // The distributional posterior here is the pseudo-likelihood form; it equals the
 // normalised one of Sec. 3.3 whenever Z(x) is constant, i.e. when Var[y | x] does not
-// depend on x, which holds for every model in this file's scenarios.
+// depend on x, which holds for every model in this file's scenarios. For noise that depends
+// on x, distributional_evidence.h gives Z(x) and both the exact and the implied posteriors.
 
 #include "core/grid.h"
 #include "core/run_context.h"

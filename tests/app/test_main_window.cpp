@@ -170,6 +170,22 @@ private slots:
         QVERIFY(w.points().empty());
     }
 
+    void readingGuideEmphasisesTheChosenReading()
+    {
+        MainWindow w;
+        QSignalSpy shown(&w, &MainWindow::figureShown);
+        QVERIFY(settle(w, shown));
+        QVERIFY(w.emphasiseReading("virtual"));
+        QVERIFY(settle(w, shown));
+        for (const Series& s : w.currentFigure().plots.at(0).series) {
+            if (s.name == "Virtual evidence")
+                QCOMPARE(s.emphasis, 1);
+            else if (s.name == "Jeffrey's rule" || s.name == "Distributional evidence")
+                QCOMPARE(s.emphasis, -1);
+        }
+        QVERIFY(!w.emphasiseReading("telepathy"));
+    }
+
     void exportFromTheWindow()
     {
         QTemporaryDir dir;

@@ -90,6 +90,7 @@ DropBallScenario::DropBallScenario()
                         "Mean of the Normal prior on g (not stated in the paper)"),
           realParameter("g_prior_sd", "Prior sd of g", "m/s²", 0.05, 5, 1,
                         "Standard deviation of the Normal prior on g", true),
+          emphasisParameter(),
       })
 {
 }
@@ -171,6 +172,7 @@ Figure DropBallScenario::run(const ParameterValues& input, const RunContext& con
     addMoments(figure.summary, Reading::Distributional, r.distributional.mean, r.distributional.sd);
     addMoments(figure.summary, Reading::Exact, r.exact.mean, r.exact.sd);
     addConsistency(figure, r.consistency, "t");
+    applyEmphasis(figure, v);
     return figure;
 }
 

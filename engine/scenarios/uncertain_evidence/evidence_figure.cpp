@@ -69,4 +69,56 @@ void addConsistency(Figure& figure, const evidence::ConsistencyCheck& check, con
     }
 }
 
+ParameterSpec emphasisParameter()
+{
+    ParameterSpec s;
+    s.name = "emphasis";
+    s.label = "Emphasise reading";
+    s.kind = ParameterKind::Choice;
+    s.choices = {"none", "jeffrey", "virtual", "distributional"};
+    s.defaultValue = 0;
+    s.step = 1;
+    s.decimals = 0;
+    s.minimum = 0;
+    s.maximum = 3;
+    s.tooltip = "Draw one reading bold and fade the others (Help → Which reading applies?)";
+    return s;
+}
+
+namespace {
+
+bool startsWith(const std::string& text, const char* prefix)
+{
+    return text.rfind(prefix, 0) == 0;
+}
+
+}  // namespace
+
+void applyEmphasis(Figure& figure, const ParameterValues& values)
+{
+    const auto it = values.find("emphasis");
+    if (it == values.end() || it->second < 1 || it->second > 3)
+        return;
+    constexpr Reading kReadings[] = {Reading::Jeffrey, Reading::Virtual, Reading::Distributional};
+    const Reading chosen = kReadings[int(it->second) - 1];
+    auto readingOf = [&](const Series& s) -> int {
+        for (int r = 0; r < 3; ++r)
+            if (startsWith(s.name, readingStyle(kReadings[r]).legend))
+                return r;
+        return -1;
+    };
+    bool present = false;
+    for (const Plot& p : figure.plots)
+        for (const Series& s : p.series)
+            present = present || (readingOf(s) >= 0 && kReadings[readingOf(s)] == chosen);
+    if (!present)
+        return;
+    for (Plot& p : figure.plots)
+        for (Series& s : p.series) {
+            const int r = readingOf(s);
+            if (r >= 0)
+                s.emphasis = kReadings[r] == chosen ? 1 : -1;
+        }
+}
+
 }  // namespace evx::scenarios

@@ -4,6 +4,7 @@
 // reports it under the same keys (the summary keys are a contract, see issue 2).
 
 #include "core/figure.h"
+#include "core/parameters.h"
 #include "evidence/readings.h"
 
 #include <string>
@@ -39,5 +40,16 @@ void addMoments(Summary& summary, Reading reading, double mean, double sd);
 // jeffrey.consistent, jeffrey.var_y and jeffrey.expected_var_given_zeta, plus a warning
 // in the figure when the condition of Thm 3.3 (III) fails.
 void addConsistency(Figure& figure, const evidence::ConsistencyCheck& check, const std::string& yName);
+
+// The `emphasis` choice every ue-* scenario declares (none | jeffrey | virtual |
+// distributional, default none), matching what the "Which reading applies?" guide recommends.
+ParameterSpec emphasisParameter();
+
+// Sets Series.emphasis from values["emphasis"]: +1 on every series of the chosen reading, −1
+// on the series of the other readings; priors, evidence and reference curves stay at 0.
+// A series belongs to a reading when its name starts with that reading's legend (so
+// "Jeffrey's rule, A then B" is Jeffrey's rule). Nothing changes when the figure has no
+// series of the chosen reading (e.g. distributional in a scenario without it).
+void applyEmphasis(Figure& figure, const ParameterValues& values);
 
 }  // namespace evx::scenarios

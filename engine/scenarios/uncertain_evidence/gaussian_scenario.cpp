@@ -31,6 +31,7 @@ GaussianScenario::GaussianScenario()
           realParameter("sigma_q", "Evidence sd σ_q", "", 0.05, 20, 2,
                "Standard deviation of the uncertain evidence q = N(ζ, σ_q²)", true),
           realParameter("zeta", "Evidence centre ζ", "", -20, 20, 2, "Where the uncertain evidence about y is centred"),
+          emphasisParameter(),
       })
 {
 }
@@ -97,6 +98,7 @@ Figure GaussianScenario::run(const ParameterValues& input, const RunContext& con
     addMoments(figure.summary, Reading::Distributional, r.distributional.mean, r.distributional.sd);
     addMoments(figure.summary, Reading::Exact, r.exact.mean, r.exact.sd);
     addConsistency(figure, {r.varY, r.expectedVarGivenZeta}, "y");
+    applyEmphasis(figure, v);
     return figure;
 }
 

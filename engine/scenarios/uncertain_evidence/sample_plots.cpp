@@ -1,0 +1,160 @@
+#include "scenarios/uncertain_evidence/sample_plots.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <vector>
+
+namespace evx::scenarios {
+namespace {
+
+double weightOf(const Eigen::VectorXd& w, Eigen::Index i)
+{
+    return w.size() == 0 ? 1.0 : w[i];
+}
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+} // namespace
+
+std::pair<double, double> weightedMoments(const Eigen::VectorXd& v, const Eigen::VectorXd& w)
+{
+    double s0 = 0, s1 = 0, s2 = 0;
+    for (Eigen::Index i = 0; i < v.size(); ++i) {
+        const double wi = weightOf(w, i);
+        s0 += wi;
+        s1 += wi * v[i];
+    }
+    if (!(s0 > 0))
+        return {kNaN, kNaN};
+    const double mean = s1 / s0;
+    for (Eigen::Index i = 0; i < v.size(); ++i)
+        s2 += weightOf(w, i) * (v[i] - mean) * (v[i] - mean);
+    return {mean, std::sqrt(s2 / s0)};
+}
+
+double weightedQuantile(const Eigen::VectorXd& v, const Eigen::VectorXd& w, double p)
+{
+    if (v.size() == 0)
+        return kNaN;
+    if (w.size() == 0) { // equal weights: a selection, not a sort
+        std::vector<double> copy(v.data(), v.data() + v.size());
+        const auto k =
+            std::min<std::size_t>(copy.size() - 1, std::size_t(std::ceil(p * double(copy.size()))));
+        std::nth_element(copy.begin(), copy.begin() + std::ptrdiff_t(k), copy.end());
+        return copy[k];
+    }
+    std::vector<Eigen::Index> order(v.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](auto a, auto b) { return v[a] < v[b]; });
+    double total = 0;
+    for (Eigen::Index i = 0; i < v.size(); ++i)
+        total += weightOf(w, i);
+    double cumulative = 0;
+    for (Eigen::Index k : order) {
+        cumulative += weightOf(w, k);
+        if (cumulative >= p * total)
+            return v[k];
+    }
+    return v[order.back()];
+}
+
+Series histogramSeries(std::string name, const Eigen::VectorXd& values, const Eigen::VectorXd& weights,
+                       double lo, double hi, int bins, int colour, bool dashed)
+{
+    Series s;
+    s.name = std::move(name);
+    s.kind = SeriesKind::Step;
+    s.colour = colour;
+    s.dashed = dashed;
+    std::vector<double> count(bins, 0.0);
+    double total = 0;
+    const double width = (hi - lo) / bins;
+    for (Eigen::Index i = 0; i < values.size(); ++i) {
+        const double wi = weightOf(weights, i);
+        total += wi;
+        const int b = int(std::floor((values[i] - lo) / width));
+        if (b >= 0 && b < bins)
+            count[b] += wi;
+    }
+    // Left edges with a closing point, so the last bin is drawn as wide as the others.
+    for (int b = 0; b <= bins; ++b) {
+        s.x.push_back(lo + b * width);
+        s.y.push_back(total > 0 ? count[std::min(b, bins - 1)] / (total * width) : 0);
+    }
+    return s;
+}
+
+Series hpdContourSeries(std::string name, const Eigen::VectorXd& x, const Eigen::VectorXd& y,
+                        const Eigen::VectorXd& weights, double xLo, double xHi, double yLo, double yHi,
+                        int bins, const std::vector<double>& masses, int colour, bool dashed)
+{
+    Series s;
+    s.name = std::move(name);
+    s.kind = SeriesKind::Line;
+    s.colour = colour;
+    s.dashed = dashed;
+    // Histogram with one empty ring of cells around it, so every region closes.
+    const int n = bins + 2;
+    const double dx = (xHi - xLo) / bins, dy = (yHi - yLo) / bins;
+    Eigen::MatrixXd h = Eigen::MatrixXd::Zero(n, n); // (ix, iy)
+    for (Eigen::Index i = 0; i < x.size(); ++i) {
+        const int ix = int(std::floor((x[i] - xLo) / dx)), iy = int(std::floor((y[i] - yLo) / dy));
+        if (ix >= 0 && ix < bins && iy >= 0 && iy < bins)
+            h(ix + 1, iy + 1) += weightOf(weights, i);
+    }
+    // A [1 2 1]/4 blur in each direction takes the speckle out of a few thousand draws.
+    Eigen::MatrixXd g = Eigen::MatrixXd::Zero(n, n);
+    for (int i = 1; i < n - 1; ++i)
+        for (int j = 0; j < n; ++j)
+            g(i, j) = 0.25 * h(i - 1, j) + 0.5 * h(i, j) + 0.25 * h(i + 1, j);
+    h.setZero();
+    for (int i = 0; i < n; ++i)
+        for (int j = 1; j < n - 1; ++j)
+            h(i, j) = 0.25 * g(i, j - 1) + 0.5 * g(i, j) + 0.25 * g(i, j + 1);
+    const double total = h.sum();
+    if (!(total > 0))
+        return s;
+    std::vector<double> sorted(h.data(), h.data() + h.size());
+    std::sort(sorted.begin(), sorted.end(), std::greater<>());
+    auto cx = [&](double i) { return xLo + (i - 0.5) * dx; }; // cell centres
+    auto cy = [&](double j) { return yLo + (j - 0.5) * dy; };
+    for (double mass : masses) {
+        double cumulative = 0, level = sorted.front();
+        for (double v : sorted) {
+            cumulative += v;
+            level = v;
+            if (cumulative >= mass * total)
+                break;
+        }
+        if (!(level > 0))
+            continue;
+        // Marching squares over the cell centres: each square contributes the segments
+        // between the points where the level crosses its edges (linear interpolation).
+        for (int i = 0; i + 1 < n; ++i)
+            for (int j = 0; j + 1 < n; ++j) {
+                const double v[4] = {h(i, j), h(i + 1, j), h(i + 1, j + 1), h(i, j + 1)};
+                const double px[4] = {double(i), double(i + 1), double(i + 1), double(i)};
+                const double py[4] = {double(j), double(j), double(j + 1), double(j + 1)};
+                double ex[4], ey[4];
+                int found = 0;
+                for (int k = 0; k < 4; ++k) {
+                    const int l = (k + 1) % 4;
+                    if ((v[k] >= level) != (v[l] >= level)) {
+                        const double t = (level - v[k]) / (v[l] - v[k]);
+                        ex[found] = px[k] + t * (px[l] - px[k]);
+                        ey[found] = py[k] + t * (py[l] - py[k]);
+                        ++found;
+                    }
+                }
+                for (int k = 0; k + 1 < found; k += 2) {
+                    s.x.insert(s.x.end(), {cx(ex[k]), cx(ex[k + 1]), kNaN});
+                    s.y.insert(s.y.end(), {cy(ey[k]), cy(ey[k + 1]), kNaN});
+                }
+            }
+    }
+    return s;
+}
+
+} // namespace evx::scenarios

@@ -1,0 +1,30 @@
+#pragma once
+// Plots of (weighted) posterior samples for the sampled uncertain-evidence scenarios:
+// normalised histograms as step series, and highest-density regions of a 2-D histogram as
+// contour lines, so several readings overlay in one plot (a heat map cannot).
+
+#include "core/figure.h"
+
+#include <Eigen/Core>
+#include <string>
+
+namespace evx::scenarios {
+
+// A density histogram (integrates to 1 over [lo, hi]) of values with weights (empty: equal).
+Series histogramSeries(std::string name, const Eigen::VectorXd& values, const Eigen::VectorXd& weights,
+                       double lo, double hi, int bins, int colour, bool dashed);
+
+// The boundaries of the highest-density regions holding `masses` (e.g. 0.68 and 0.95) of a
+// 2-D histogram of (x, y), lightly smoothed, traced by marching squares; one series with NaN
+// between the pieces.
+Series hpdContourSeries(std::string name, const Eigen::VectorXd& x, const Eigen::VectorXd& y,
+                        const Eigen::VectorXd& weights, double xLo, double xHi, double yLo, double yHi,
+                        int bins, const std::vector<double>& masses, int colour, bool dashed);
+
+// Weighted mean and sd.
+std::pair<double, double> weightedMoments(const Eigen::VectorXd& values, const Eigen::VectorXd& weights);
+
+// The weighted p-quantile (p in [0, 1]).
+double weightedQuantile(const Eigen::VectorXd& values, const Eigen::VectorXd& weights, double p);
+
+} // namespace evx::scenarios
