@@ -1,0 +1,88 @@
+#include "bq/bayes_quadrature.h"
+
+#include "bq/kernel_means.h"
+
+#include <cmath>
+
+namespace evx::bq {
+
+double ZEstimate::sd() const
+{
+    return std::sqrt(std::max(variance, 0.0));
+}
+
+ZEstimate bqEstimate(const gp::GpRegression& gp, const GaussianMeasure& p)
+{
+    const double vPrior = priorVariance(gp.kernel(), p);
+    if (gp.size() == 0)
+        return {gp.priorMean(), vPrior};
+    const Eigen::VectorXd z = kernelMeans(gp.kernel(), gp.inputs(), p);
+    const Eigen::VectorXd a = gp.factor().solveL(z);
+    return {gp.priorMean() + z.dot(gp.alpha()), std::max(0.0, vPrior - a.squaredNorm())};
+}
+
+IncrementalBq::IncrementalBq(const gp::Kernel& kernel, GaussianMeasure p, bool integrateOutputScale,
+                             double priorMean)
+    : m_gp(kernel, priorMean), m_p(std::move(p)), m_integrate(integrateOutputScale)
+{
+    if (m_integrate) {
+        gp::Kernel unit = kernel;
+        unit.setOutputScale(1);
+        m_gp = gp::GpRegression(unit, priorMean);
+    }
+    m_priorVariance = priorVariance(m_gp.kernel(), m_p);
+}
+
+void IncrementalBq::add(const Eigen::VectorXd& x, double y)
+{
+    m_gp.addObservation(x, y);
+    m_z.conservativeResize(m_z.size() + 1);
+    m_z[m_z.size() - 1] = kernelMean(m_gp.kernel(), x.data(), m_p);
+}
+
+double IncrementalBq::outputScale() const
+{
+    if (!m_integrate)
+        return m_gp.kernel().outputScale();
+    return m_gp.size() > 0 ? m_gp.profiledOutputScale() : 1.0;
+}
+
+double IncrementalBq::varianceFactor() const
+{
+    // With h integrated out the GP runs at h = 1 and variances scale by ĥ; otherwise h is
+    // already inside K, z and V_prior.
+    return m_integrate ? outputScale() : 1.0;
+}
+
+ZEstimate IncrementalBq::estimate() const
+{
+    if (m_gp.size() == 0)
+        return {m_gp.priorMean(), varianceFactor() * m_priorVariance};
+    const Eigen::VectorXd a = m_gp.factor().solveL(m_z);
+    return {m_gp.priorMean() + m_z.dot(m_gp.alpha()),
+            varianceFactor() * std::max(0.0, m_priorVariance - a.squaredNorm())};
+}
+
+Eigen::VectorXd IncrementalBq::varianceReduction(const Eigen::MatrixXd& xs) const
+{
+    const Eigen::VectorXd zs = kernelMeans(m_gp.kernel(), xs, m_p);
+    const double kss = m_gp.kernel().diagonal();
+    if (m_gp.size() == 0)
+        return varianceFactor() * zs.array().square() / kss;
+    const Eigen::MatrixXd v = m_gp.factor().solveL(m_gp.kernel().matrix(m_gp.inputs(), xs));
+    const Eigen::VectorXd a = m_gp.factor().solveL(m_z);
+    const Eigen::ArrayXd num = (zs - v.transpose() * a).array().square();
+    const Eigen::ArrayXd var = kss - v.colwise().squaredNorm().transpose().array();
+    // Where the GP already knows ℓ (at a sample, var ≈ 0 up to rounding) a sample adds
+    // nothing; the ratio of two rounding errors there must not win the arg max.
+    const double floor = 1e-8 * kss;
+    return varianceFactor() * (var > floor).select(num / var.max(floor), 0.0).matrix();
+}
+
+void IncrementalBq::predict(const Eigen::MatrixXd& xs, Eigen::VectorXd& mean, Eigen::VectorXd& variance) const
+{
+    m_gp.predict(xs, mean, variance);
+    variance *= varianceFactor();
+}
+
+}  // namespace evx::bq

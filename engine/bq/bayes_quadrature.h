@@ -1,0 +1,48 @@
+#pragma once
+// Bayesian quadrature of Z = ∫ ℓ(x) p(x) dx with a GP on ℓ (BQ paper eq. 1.63–1.66):
+//   E[Z] = m + zᵀK⁻¹(y − m),   V[Z] = V_prior − zᵀK⁻¹z,
+// with z and V_prior from bq/kernel_means.h (closed form for the Gaussian kernel).
+// With the output scale integrated out (Sec. 1.10) the GP is kept at h = 1 and
+//   V[Z] = ĥ (V₁ − z₁ᵀK₁⁻¹z₁),   ĥ = (y−m)ᵀK₁⁻¹(y−m)/n,
+// while E[Z] does not depend on h.
+
+#include "bq/gaussian_measure.h"
+#include "gp/gp_regression.h"
+
+namespace evx::bq {
+
+struct ZEstimate {
+    double mean = 0;
+    double variance = 0;
+    double sd() const;
+};
+
+ZEstimate bqEstimate(const gp::GpRegression& gp, const GaussianMeasure& p);
+
+// BQ that grows one sample at a time: each add() extends the Cholesky factor (O(n²)) and
+// updates z; estimate() is O(n²) (one triangular solve), never a refit.
+class IncrementalBq {
+public:
+    IncrementalBq(const gp::Kernel& kernel, GaussianMeasure p, bool integrateOutputScale, double priorMean = 0);
+
+    void add(const Eigen::VectorXd& x, double y);
+    ZEstimate estimate() const;
+    const gp::GpRegression& gp() const { return m_gp; }
+    double outputScale() const;  // ĥ when integrated out, else the kernel's h
+    // V[Z] removed by sampling at each row of xs (the value there need not be known):
+    //   (z(x) − k(x, X)K⁻¹z)² / var(x), scaled like V[Z]. Active GP-BQ picks its maximum.
+    Eigen::VectorXd varianceReduction(const Eigen::MatrixXd& xs) const;
+    // Mean and variance of the GP on ℓ at the rows of xs (variance scaled like V[Z]).
+    void predict(const Eigen::MatrixXd& xs, Eigen::VectorXd& mean, Eigen::VectorXd& variance) const;
+
+private:
+    double varianceFactor() const;
+
+    gp::GpRegression m_gp;
+    GaussianMeasure m_p;
+    bool m_integrate;
+    double m_priorVariance;
+    Eigen::VectorXd m_z;
+};
+
+}  // namespace evx::bq

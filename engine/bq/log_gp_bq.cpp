@@ -1,0 +1,258 @@
+#include "bq/log_gp_bq.h"
+
+#include "bq/kernel_means.h"
+#include "core/errors.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+namespace evx::bq {
+namespace {
+
+double normalDensity(double x, double m, double v)
+{
+    return std::exp(-0.5 * (x - m) * (x - m) / v) / std::sqrt(2 * std::numbers::pi * v);
+}
+
+// m_exp = exp(m + V/2) uses at most this V. Under the log-GP the inflation is exact, but where
+// V_logℓ is large (gaps between samples when log ℓ is far from the quadratic prior mean) e^{V/2}
+// reaches 1e20 and swamps Z, and the linearisation behind V[Ẑ] assumes small V anyway. A cap
+// of 4 (inflation ≤ e² ≈ 7.4) keeps Z_0 finite; the band still shows the full V_logℓ.
+constexpr double kMaxInflationVariance = 4;
+// log m_exp may exceed the largest observed log ℓ by at most this much (ℓ̄ ≤ e²·max ℓ seen). A
+// quadratic prior mean fitted to a non-quadratic log ℓ (two modes) can extrapolate upwards
+// between or beyond the samples; left alone this put Z at 1e15 on the two-mode integrand.
+constexpr double kMaxAboveObserved = 2;
+
+double cappedLogMexp(double m, double v, double cap)
+{
+    return std::min(m + 0.5 * std::min(v, kMaxInflationVariance), cap);
+}
+// Points of each of the two scouting grids that place the candidates.
+constexpr int kScoutPoints = 61;
+// ℓ·p below this fraction of its largest value contributes nothing double precision sees.
+constexpr double kNegligible = 1e-14;
+
+}  // namespace
+
+LogGpBq::LogGpBq(const Eigen::MatrixXd& x, const Eigen::VectorXd& logL, const GaussianMeasure& p,
+                 const gp::Kernel& logKernel)
+    : m_p(p), m_q(LogMean::fit(x.col(0), logL)), m_log(logKernel, 0.0), m_lbar(gp::Kernel())
+{
+    if (x.cols() != 1 || p.dimension() != 1)
+        throw InvalidParameter("log-GP BQ is implemented for one-dimensional integrals");
+    if (logKernel.kind() != gp::KernelKind::Gaussian)
+        throw InvalidParameter("log-GP BQ needs the Gaussian kernel (its integrals are closed form)");
+    if (x.rows() < 1 || !logL.allFinite())
+        throw NumericalError("log-GP BQ needs at least one sample with a finite log-likelihood");
+    Eigen::VectorXd residual(logL.size());
+    for (Eigen::Index i = 0; i < logL.size(); ++i)
+        residual[i] = logL[i] - m_q(x(i, 0));
+    m_log.setData(x, residual);
+
+    // Scouting, in two passes: a coarse grid over the prior's ±6 sd and the samples finds where
+    // ℓ·p has mass; a fine grid over that region measures how fast m_exp varies there.
+    const double b = p.mean[0], s = std::sqrt(p.variance[0]);
+    const double wLog = logKernel.lengthscales()[0];
+    const double logCap = logL.maxCoeff() + kMaxAboveObserved;
+    struct Scout {
+        Eigen::MatrixXd grid;
+        Eigen::VectorXd f, logWeight;  // log m_exp and log(m_exp·p)
+        double h = 0;
+    };
+    auto scout = [&](double lo, double hi, int q) {
+        Scout sc;
+        sc.h = (hi - lo) / (q - 1);
+        sc.grid.resize(q, 1);
+        for (int i = 0; i < q; ++i)
+            sc.grid(i, 0) = lo + i * sc.h;
+        Eigen::VectorXd mLog, vLog;
+        predictLog(sc.grid, mLog, vLog);
+        sc.f.resize(q);
+        for (int i = 0; i < q; ++i)
+            sc.f[i] = cappedLogMexp(mLog[i], vLog[i], logCap);
+        sc.logWeight.resize(q);
+        for (int i = 0; i < q; ++i)
+            sc.logWeight[i] = sc.f[i] - 0.5 * std::pow(sc.grid(i, 0) - b, 2) / p.variance[0];
+        return sc;
+    };
+    auto massRange = [&](const Scout& sc, int& first, int& last) {
+        const double wMax = sc.logWeight.maxCoeff();
+        first = int(sc.grid.rows());
+        last = -1;
+        for (int i = 0; i < sc.grid.rows(); ++i)
+            if (sc.logWeight[i] - wMax > std::log(kNegligible)) {
+                first = std::min(first, i);
+                last = std::max(last, i);
+            }
+    };
+    const Scout coarse = scout(std::min(b - 6 * s, x.minCoeff()), std::max(b + 6 * s, x.maxCoeff()), kScoutPoints);
+    int first, last;
+    massRange(coarse, first, last);
+    const double fineLo = coarse.grid(std::max(first - 1, 0), 0);
+    const double fineHi = coarse.grid(std::min(last + 1, int(coarse.grid.rows()) - 1), 0);
+    const Scout fine = scout(fineLo, fineHi, kScoutPoints);
+    m_shift = std::max({coarse.f.maxCoeff(), fine.f.maxCoeff(), logL.maxCoeff()});
+
+    // The lengthscale of ℓ̄ follows how fast m_exp varies where ℓ·p has mass:
+    // s_eff⁻² = E_w[f'² + |f''|] with w ∝ m_exp·p, which is the sd for a Gaussian-shaped ℓ
+    // (f = −(x−μ)²/2σ² gives E[f'²] = |f''| = σ⁻² and s_eff = σ/√2). Bounded below by the
+    // fine grid's resolution and above by the log-GP's own lengthscale.
+    const double h = fine.h;
+    const double wMax = fine.logWeight.maxCoeff();
+    double sw = 0, sc = 0;
+    for (int i = 1; i + 1 < fine.grid.rows(); ++i) {
+        const double w = std::exp(fine.logWeight[i] - wMax);
+        const double d1 = (fine.f[i + 1] - fine.f[i - 1]) / (2 * h);
+        const double d2 = (fine.f[i + 1] - 2 * fine.f[i] + fine.f[i - 1]) / (h * h);
+        sw += w;
+        sc += w * (d1 * d1 + std::fabs(d2));
+    }
+    const double sEff = (sc > 0 && std::isfinite(sc) && sw > 0) ? std::sqrt(sw / sc) : wLog;
+    const double wBar = std::min(std::max(sEff, h), std::max(wLog, h));
+    massRange(fine, first, last);
+    if (last < first) {
+        first = 0;
+        last = int(fine.grid.rows()) - 1;
+    }
+    const double cLo = fine.grid(first, 0) - 2 * wBar, cHi = fine.grid(last, 0) + 2 * wBar;
+
+    // Candidates: every sample, plus a grid at spacing 0.6·wBar over where ℓ·p matters, leaving
+    // out grid points within 0.35·wBar of a sample (nearly duplicate rows of K_ℓ).
+    std::vector<double> cand(x.data(), x.data() + x.rows());
+    const double spacing = 0.6 * wBar;
+    for (double c = cLo; c <= cHi + 1e-12; c += spacing) {
+        bool nearSample = false;
+        for (Eigen::Index i = 0; i < x.rows() && !nearSample; ++i)
+            nearSample = std::fabs(x(i, 0) - c) < 0.35 * wBar;
+        if (!nearSample)
+            cand.push_back(c);
+    }
+    Eigen::MatrixXd xc(Eigen::Index(cand.size()), 1);
+    for (size_t i = 0; i < cand.size(); ++i)
+        xc(Eigen::Index(i), 0) = cand[i];
+    Eigen::VectorXd mc, vc;
+    predictLog(xc, mc, vc);
+    Eigen::VectorXd mExp(mc.size());
+    for (Eigen::Index i = 0; i < mc.size(); ++i)
+        mExp[i] = std::exp(cappedLogMexp(mc[i], vc[i], logCap) - m_shift);
+
+    m_lbar = gp::GpRegression(gp::Kernel(gp::KernelKind::Gaussian, 1.0, Eigen::VectorXd::Constant(1, wBar)), 0.0);
+    m_lbar.setData(xc, mExp);
+
+    // Z_0 and the closed-form V[Ẑ] (see the header).
+    const Eigen::VectorXd& beta = m_lbar.alpha();
+    const double aL = wBar * wBar, aLog = std::pow(wLog, 2), bb = p.variance[0];
+    const double hL = 1.0, hLog = logKernel.outputScale();
+    const int nc = int(xc.rows());
+    Eigen::VectorXd c(nc), mi(nc);
+    for (int i = 0; i < nc; ++i) {
+        c[i] = normalDensity(xc(i, 0), b, aL + bb);
+        mi[i] = (bb * xc(i, 0) + aL * b) / (aL + bb);
+    }
+    const double sVar = aL * bb / (aL + bb);
+    const Eigen::VectorXd bc = beta.cwiseProduct(c);
+    m_z0 = hL * bc.sum();
+    // Σ_ij bc_i bc_j N(m_i | m_j, v) with one vectorised exp over the matrix.
+    const double v1 = aLog + 2 * sVar;
+    const Eigen::MatrixXd d2 = (mi.replicate(1, nc) - mi.transpose().replicate(nc, 1)).array().square().matrix();
+    const Eigen::MatrixXd nm = ((-0.5 / v1) * d2.array()).exp().matrix() / std::sqrt(2 * std::numbers::pi * v1);
+    const double term1 = hLog * hL * hL * bc.dot(nm * bc);
+    const Eigen::MatrixXd& xs = m_log.inputs();
+    const double v2 = aLog + sVar;
+    const Eigen::Index ns = xs.rows();
+    const Eigen::MatrixXd e2 = (xs.col(0).replicate(1, nc) - mi.transpose().replicate(ns, 1)).array().square().matrix();
+    const Eigen::VectorXd g = hLog * hL * (((-0.5 / v2) * e2.array()).exp().matrix() * bc) / std::sqrt(2 * std::numbers::pi * v2);
+    m_variance = std::max(0.0, term1 - m_log.factor().solveL(g).squaredNorm());
+}
+
+LogMean LogMean::fit(const Eigen::VectorXd& x, const Eigen::VectorXd& logL)
+{
+    LogMean q;
+    q.c0 = logL.size() ? logL.minCoeff() : 0.0;
+    if (x.size() < 3)
+        return q;
+    // Least squares on centred, scaled x for conditioning; Eigen's column-pivoting QR.
+    const double centre = x.mean();
+    const double scale = std::max((x.array() - centre).abs().maxCoeff(), 1e-12);
+    Eigen::MatrixXd a(x.size(), 3);
+    for (Eigen::Index i = 0; i < x.size(); ++i) {
+        const double u = (x[i] - centre) / scale;
+        a.row(i) << 1, u, u * u;
+    }
+    const Eigen::Vector3d c = a.colPivHouseholderQr().solve(logL);
+    if (!(c[2] < 0) || !c.allFinite())
+        return q;
+    // Back to x: u = (x − centre)/scale.
+    const double s2 = scale * scale;
+    q.c2 = c[2] / s2;
+    q.c1 = c[1] / scale - 2 * c[2] * centre / s2;
+    q.c0 = c[0] - c[1] * centre / scale + c[2] * centre * centre / s2;
+    return q;
+}
+
+void LogGpBq::predictLog(const Eigen::MatrixXd& x, Eigen::VectorXd& mean, Eigen::VectorXd& variance) const
+{
+    m_log.predict(x, mean, variance);
+    for (Eigen::Index i = 0; i < x.rows(); ++i)
+        mean[i] += m_q(x(i, 0));
+}
+
+ZEstimate LogGpBq::estimate() const
+{
+    const double e = std::exp(m_shift);
+    return {m_z0 * e, m_variance * e * e};
+}
+
+double LogGpBq::jitter() const
+{
+    return std::max(m_log.jitter(), m_lbar.jitter());
+}
+
+void LogGpBq::evaluate(const std::vector<double>& x, std::vector<double>& lbar, std::vector<double>& vlog) const
+{
+    const Eigen::MatrixXd xs = Eigen::Map<const Eigen::MatrixXd>(x.data(), Eigen::Index(x.size()), 1);
+    Eigen::VectorXd mm, mv;
+    const Eigen::VectorXd lm = m_lbar.predictMean(xs);
+    predictLog(xs, mm, mv);
+    const double e = std::exp(m_shift);
+    lbar.resize(x.size());
+    vlog.resize(x.size());
+    for (size_t i = 0; i < x.size(); ++i) {
+        lbar[i] = lm[Eigen::Index(i)] * e;
+        vlog[i] = mv[Eigen::Index(i)];
+    }
+}
+
+std::vector<double> logGpAcquisition(const gp::GpRegression& logGp, double varianceFactor, const LogMean& q,
+                                     const GaussianMeasure& p, const std::vector<double>& x, double shift)
+{
+    const Eigen::MatrixXd xs = Eigen::Map<const Eigen::MatrixXd>(x.data(), Eigen::Index(x.size()), 1);
+    Eigen::VectorXd mm, mv;
+    logGp.predict(xs, mm, mv);
+    mv *= varianceFactor;
+    std::vector<double> a(x.size());
+    for (size_t i = 0; i < x.size(); ++i) {
+        const auto k = Eigen::Index(i);
+        const double logMexp = cappedLogMexp(mm[k] + q(x[i]), mv[k], shift + kMaxAboveObserved) - shift;
+        a[i] = mv[k] * std::exp(2 * logMexp) * std::pow(p.density(&x[i]), 2);
+    }
+    return a;
+}
+
+std::vector<double> LogGpBq::acquisition(const std::vector<double>& x) const
+{
+    const Eigen::MatrixXd xs = Eigen::Map<const Eigen::MatrixXd>(x.data(), Eigen::Index(x.size()), 1);
+    Eigen::VectorXd mm, mv;
+    const Eigen::VectorXd lm = m_lbar.predictMean(xs);
+    predictLog(xs, mm, mv);
+    std::vector<double> a(x.size());
+    for (size_t i = 0; i < x.size(); ++i) {
+        const double px = m_p.density(&x[i]);
+        a[i] = mv[Eigen::Index(i)] * std::pow(lm[Eigen::Index(i)] * px, 2);
+    }
+    return a;
+}
+
+}  // namespace evx::bq

@@ -1,0 +1,27 @@
+#pragma once
+// The marginal of a 2-D GP posterior over its nuisance input y (BQ paper Sec. 1.13):
+//   f̄(x) = ∫ f(x, y) p(y) dy,  p(y) = N(μ_y, σ_y²),  kernel k = h N([x, y] | [x', y'], diag(w_x², w_y²)):
+//   E[f̄(x)] = m + Σ_i β_i z_i(x),   z_i(x) = h N(x | X_i, w_x²) N(Y_i | μ_y, w_y² + σ_y²)     (1.104, 1.134)
+//   V[f̄(x)] = h N(x | x, w_x²) N(0 | 0, w_y² + 2σ_y²) − z(x)ᵀ K⁻¹ z(x)                      (1.135)
+// with β = K⁻¹(y − m). (The paper's t1 prints N(μ_y | μ_y, ·); it is N(0 | 0, w_y² + 2σ_y²).)
+
+#include "gp/gp_regression.h"
+
+namespace evx::bq {
+
+class MarginalGp {
+public:
+    // gp: 2-D inputs (x, y), Gaussian kernel. Throws InvalidParameter otherwise.
+    MarginalGp(const gp::GpRegression& gp, double yMean, double ySd);
+    double mean(double x) const;
+    double variance(double x) const;
+
+private:
+    Eigen::VectorXd z(double x) const;
+
+    const gp::GpRegression& m_gp;
+    double m_yMean, m_yVar;
+    Eigen::VectorXd m_yFactor;  // h N(Y_i | μ_y, w_y² + σ_y²)
+};
+
+}  // namespace evx::bq

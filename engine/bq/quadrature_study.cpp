@@ -1,0 +1,304 @@
+#include "bq/quadrature_study.h"
+
+#include "bq/designs.h"
+#include "bq/log_gp_bq.h"
+#include "core/errors.h"
+#include "gp/gp_regression.h"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <numbers>
+
+namespace evx::bq {
+namespace {
+
+constexpr int kInitialQuasiRandom = 3;
+// A log-likelihood varies more slowly than the likelihood: the GP on log ℓ may not take a
+// lengthscale below this fraction of p's sd. Shorter ones let V_logℓ return to its prior
+// between samples, and e^{V/2} in m_exp then swamps the estimate (seen on the two-mode integrand).
+constexpr double kLogMinLengthscale = 0.1;
+constexpr int kActiveGridPoints = 101;
+constexpr double kActiveReachSd = 4;
+
+// n = 3, 6, 12, 24, 48, …: refits get rarer as they get dearer and change less.
+bool isFitPoint(int n)
+{
+    int v = 3;
+    while (v < n)
+        v *= 2;
+    return v == n;
+}
+
+Eigen::MatrixXd column(const std::vector<double>& v)
+{
+    return Eigen::Map<const Eigen::MatrixXd>(v.data(), Eigen::Index(v.size()), 1);
+}
+
+Eigen::VectorXd vec(const std::vector<double>& v)
+{
+    return Eigen::Map<const Eigen::VectorXd>(v.data(), Eigen::Index(v.size()));
+}
+
+// Maximum-likelihood lengthscale (output scale profiled out, Sec. 1.10), bounded to
+// [sd/50, 20 sd] of p so that a handful of samples cannot drive it to a degenerate value.
+double fitLengthscale(const std::vector<double>& x, const std::vector<double>& y, double mean, double start,
+                      double priorSd, double minFraction = 1.0 / 50)
+{
+    gp::GpRegression g(gp::Kernel(gp::KernelKind::Gaussian, 1.0, Eigen::VectorXd::Constant(1, start)), mean);
+    g.setData(column(x), vec(y));
+    gp::FitOptions o;
+    o.minLengthscale = priorSd * minFraction;
+    o.maxLengthscale = priorSd * 20;
+    // A lengthscale to ~1e-4 of its log is more than a quadrature estimate can tell apart;
+    // the looser stop saves most of the iterations (the fit dominates a run's time).
+    o.tolerance = 1e-4;
+    gp::fitHyperparameters(g, o);
+    return g.kernel().lengthscales()[0];
+}
+
+// log ℓ minus the log-GP's quadratic prior mean (LogGpBq), the GP's actual targets.
+std::vector<double> logResidual(const std::vector<double>& x, const std::vector<double>& logL)
+{
+    const LogMean q = LogMean::fit(vec(x), vec(logL));
+    std::vector<double> r(x.size());
+    for (size_t i = 0; i < x.size(); ++i)
+        r[i] = logL[i] - q(x[i]);
+    return r;
+}
+
+// Floor of the log-GP output scale: a prior sd of log ℓ of at least 0.01 (ℓ known to 1 % at
+// best, away from the samples). When the quadratic mean explains the samples to rounding, ĥ → 0
+// and the model would claim Z to 1e-18 while its error is 1e-8.
+double logFloorH(double w)
+{
+    return 1e-4 * std::sqrt(2 * std::numbers::pi) * w;
+}
+
+// The log-GP kernel with lengthscale w and the output scale at its profiled value ĥ.
+gp::Kernel logKernel(const std::vector<double>& x, const std::vector<double>& logL, double w)
+{
+    gp::Kernel k(gp::KernelKind::Gaussian, 1.0, Eigen::VectorXd::Constant(1, w));
+    gp::GpRegression g(k, 0.0);
+    g.setData(column(x), vec(logResidual(x, logL)));
+    k.setOutputScale(std::max(g.profiledOutputScale(), logFloorH(w)));
+    return k;
+}
+
+std::vector<int> traceSteps(int total, int limit)
+{
+    std::vector<int> steps;
+    if (total <= limit) {
+        for (int k = 1; k <= total; ++k)
+            steps.push_back(k);
+        return steps;
+    }
+    for (int i = 0; i < limit; ++i) {
+        const int k = 1 + int(std::lround(double(i) * (total - 1) / (limit - 1)));
+        if (steps.empty() || k > steps.back())
+            steps.push_back(k);
+    }
+    return steps;
+}
+
+}  // namespace
+
+TracePoint monteCarloEstimate(const std::vector<double>& values, int k)
+{
+    double mean = 0;
+    for (int i = 0; i < k; ++i)
+        mean += values[size_t(i)];
+    mean /= k;
+    double ss = 0;
+    for (int i = 0; i < k; ++i)
+        ss += std::pow(values[size_t(i)] - mean, 2);
+    const double sd = k > 1 ? std::sqrt(ss / (k - 1) / k) : std::fabs(mean);
+    return {k, mean, sd};
+}
+
+StudyResult runStudy(const LogIntegrand& logL, const GaussianMeasure& p, const StudySettings& s,
+                     double plotLo, double plotHi, int plotPoints, const RunContext& context)
+{
+    if (p.dimension() != 1)
+        throw InvalidParameter("the quadrature study is one-dimensional");
+    const double b = p.mean[0], sd = std::sqrt(p.variance[0]);
+    const bool fitted = !(s.lengthscale > 0);
+    StudyResult r;
+
+    // Monte Carlo from p: the comparison, and the whole story when the method is Monte Carlo.
+    const Eigen::MatrixXd mcDesign = monteCarloDesign(p, s.samples, s.seed);
+    std::vector<double> mcValues(size_t(s.samples));
+    for (int i = 0; i < s.samples; ++i)
+        mcValues[size_t(i)] = std::exp(logL(mcDesign(i, 0)));
+    for (int k : traceSteps(s.samples, std::max(s.traceLimit, 2)))
+        r.mcTrace.push_back(monteCarloEstimate(mcValues, k));
+
+    if (s.method == Method::MonteCarlo) {
+        for (int i = 0; i < s.samples; ++i) {
+            r.x.push_back(mcDesign(i, 0));
+            r.logL.push_back(std::log(mcValues[size_t(i)]));
+        }
+        r.trace = r.mcTrace;
+        const TracePoint last = monteCarloEstimate(mcValues, s.samples);
+        r.estimate = {last.mean, last.sd * last.sd};
+        return r;
+    }
+
+    const Eigen::MatrixXd quasi = quasiRandomDesign(p, s.samples, s.seed);
+    std::vector<double> activeGrid(kActiveGridPoints);
+    for (int i = 0; i < kActiveGridPoints; ++i)
+        activeGrid[size_t(i)] = b + kActiveReachSd * sd * (2.0 * i / (kActiveGridPoints - 1) - 1);
+    const Eigen::MatrixXd activeGridX = column(activeGrid);
+
+    const int users = int(s.userPoints.size());
+    const int total = users + s.samples;
+    // Log-GP BQ builds two GPs per trace point, GP BQ's estimate is O(n²): fewer points for the former.
+    const int limit = s.method == Method::LogGpBq ? std::min(s.traceLimit, 12) : s.traceLimit;
+    const std::vector<int> steps = traceSteps(total, std::max(limit, 2));
+    double w = fitted ? sd : s.lengthscale;
+    std::vector<double> values;  // ℓ, for GP BQ
+    std::unique_ptr<IncrementalBq> inc;
+    std::unique_ptr<LogGpBq> lg;
+    auto rebuildGp = [&] {
+        inc = std::make_unique<IncrementalBq>(
+            gp::Kernel(gp::KernelKind::Gaussian, 1.0, Eigen::VectorXd::Constant(1, w)), p, true);
+        for (size_t i = 0; i < r.x.size(); ++i)
+            inc->add(Eigen::VectorXd::Constant(1, r.x[i]), values[i]);
+    };
+    std::unique_ptr<gp::GpRegression> unitLog;
+    auto rebuildUnitLog = [&] {
+        unitLog = std::make_unique<gp::GpRegression>(
+            gp::Kernel(gp::KernelKind::Gaussian, 1.0, Eigen::VectorXd::Constant(1, w)), 0.0);
+        if (!r.x.empty())
+            unitLog->setData(column(r.x), vec(logResidual(r.x, r.logL)));
+    };
+    auto rebuildLog = [&] { lg = std::make_unique<LogGpBq>(column(r.x), vec(r.logL), p, logKernel(r.x, r.logL, w)); };
+    if (s.method == Method::GpBq)
+        rebuildGp();
+
+    size_t nextStep = 0;
+    for (int i = 0; i < total; ++i) {
+        context.checkCancelled();
+        double xi;
+        if (i < users)
+            xi = s.userPoints[size_t(i)];
+        else if (s.strategy == Strategy::MonteCarlo)
+            xi = mcDesign(i - users, 0);
+        else if (s.strategy == Strategy::QuasiRandom || i < kInitialQuasiRandom)
+            xi = quasi(i - users, 0);
+        else {
+            std::vector<double> a;
+            if (s.method == Method::GpBq) {
+                const Eigen::VectorXd red = inc->varianceReduction(activeGridX);
+                a.assign(red.data(), red.data() + red.size());
+            } else {
+                // V_logℓ·m_exp²·p² from the log-GP alone (logGpAcquisition): it never depends on
+                // which steps are drawn on the trace, so designs stay nested.
+                // unitLog: the GP on log ℓ − q at h = 1, grown by row appends; only its targets
+                // (the residuals from the refitted q) and ĥ change from step to step.
+                const LogMean q = LogMean::fit(vec(r.x), vec(r.logL));
+                unitLog->setTargets(vec(logResidual(r.x, r.logL)));
+                const double hHat = std::max(unitLog->profiledOutputScale(), logFloorH(w));
+                a = logGpAcquisition(*unitLog, hHat, q, p, activeGrid, *std::max_element(r.logL.begin(), r.logL.end()));
+            }
+            // Never pick a grid point that is already a sample: there the model knows ℓ, and
+            // what the acquisition says is rounding (jitter) only.
+            const double tooClose = 0.25 * (activeGrid[1] - activeGrid[0]);
+            for (size_t g = 0; g < a.size(); ++g)
+                for (double xs : r.x)
+                    if (std::fabs(activeGrid[g] - xs) < tooClose)
+                        a[g] = -1;
+            xi = activeGrid[size_t(std::max_element(a.begin(), a.end()) - a.begin())];
+        }
+        const double li = logL(xi);
+        if (!std::isfinite(li))
+            throw NumericalError("the integrand's log ℓ is not finite at a sample");
+        r.x.push_back(xi);
+        r.logL.push_back(li);
+        values.push_back(std::exp(li));
+        const int k = i + 1;
+
+        bool refit = false;
+        if (fitted && k >= 3 && isFitPoint(k)) {
+            const double old = w;
+            w = s.method == Method::GpBq
+                    ? fitLengthscale(r.x, values, 0.0, w, sd)
+                    : fitLengthscale(r.x, logResidual(r.x, r.logL), 0.0, w, sd, kLogMinLengthscale);
+            refit = (w != old);
+        }
+        if (s.method == Method::GpBq) {
+            if (refit)
+                rebuildGp();
+            else
+                inc->add(Eigen::VectorXd::Constant(1, xi), values.back());
+        } else {
+            lg.reset();
+            if (s.strategy == Strategy::Active) {
+                if (refit || !unitLog)
+                    rebuildUnitLog();
+                else
+                    unitLog->addObservation(Eigen::VectorXd::Constant(1, xi), 0.0);  // targets set before use
+            }
+        }
+        while (nextStep < steps.size() && steps[nextStep] < k)
+            ++nextStep;
+        // Log-GP BQ needs three samples for its quadratic prior mean; before that its
+        // estimate is not worth drawing.
+        const bool ready = s.method == Method::GpBq || k >= 3;
+        if (ready && nextStep < steps.size() && steps[nextStep] == k) {
+            ++nextStep;
+            ZEstimate e;
+            if (s.method == Method::GpBq)
+                e = inc->estimate();
+            else {
+                rebuildLog();
+                e = lg->estimate();
+            }
+            r.trace.push_back({k, e.mean, e.sd()});
+        }
+    }
+
+    // The final model: refit on all samples when the lengthscale is fitted (this does not
+    // change the design, only the last estimate).
+    if (fitted && !isFitPoint(total) && total >= 3) {
+        w = s.method == Method::GpBq
+                ? fitLengthscale(r.x, values, 0.0, w, sd)
+                : fitLengthscale(r.x, logResidual(r.x, r.logL), 0.0, w, sd, kLogMinLengthscale);
+        if (s.method == Method::GpBq)
+            rebuildGp();
+        lg.reset();
+    }
+    r.lengthscale = w;
+    r.gridX.resize(size_t(plotPoints));
+    for (int i = 0; i < plotPoints; ++i)
+        r.gridX[size_t(i)] = plotLo + (plotHi - plotLo) * i / (plotPoints - 1);
+    if (s.method == Method::GpBq) {
+        r.estimate = inc->estimate();
+        r.jitter = inc->gp().jitter();
+        Eigen::VectorXd m, v;
+        inc->predict(column(r.gridX), m, v);
+        for (int i = 0; i < plotPoints; ++i) {
+            r.modelMean.push_back(m[i]);
+            r.modelLower.push_back(m[i] - 2 * std::sqrt(v[i]));
+            r.modelUpper.push_back(m[i] + 2 * std::sqrt(v[i]));
+        }
+    } else {
+        if (!lg)
+            rebuildLog();
+        r.estimate = lg->estimate();
+        r.jitter = lg->jitter();
+        std::vector<double> lbar, vlog;
+        lg->evaluate(r.gridX, lbar, vlog);
+        for (int i = 0; i < plotPoints; ++i) {
+            const double half = 2 * std::sqrt(vlog[size_t(i)]) * std::fabs(lbar[size_t(i)]);
+            r.modelMean.push_back(lbar[size_t(i)]);
+            r.modelLower.push_back(lbar[size_t(i)] - half);
+            r.modelUpper.push_back(lbar[size_t(i)] + half);
+        }
+    }
+    if (!r.trace.empty() && r.trace.back().n == total)
+        r.trace.back() = {total, r.estimate.mean, r.estimate.sd()};
+    return r;
+}
+
+}  // namespace evx::bq

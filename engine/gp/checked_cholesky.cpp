@@ -1,0 +1,110 @@
+#include "gp/checked_cholesky.h"
+
+#include "core/errors.h"
+
+#include <cmath>
+
+namespace evx::gp {
+namespace {
+constexpr double kFirstEpsilon = 1e-12;
+constexpr double kLastEpsilon = 1e-2;
+// A new pivot d² below this fraction of k(x, x) means x nearly duplicates the data: the
+// extended factor would lose most of its digits, so refactor with jitter instead.
+constexpr double kPivotFloor = 1e-13;
+}  // namespace
+
+void CheckedCholesky::reserve(int n)
+{
+    if (m_l.rows() >= n)
+        return;
+    const int cap = std::max(n, 2 * int(m_l.rows()) + 8);
+    Eigen::MatrixXd l = Eigen::MatrixXd::Zero(cap, cap), k = Eigen::MatrixXd::Zero(cap, cap);
+    l.topLeftCorner(m_n, m_n) = m_l.topLeftCorner(m_n, m_n);
+    k.topLeftCorner(m_n, m_n) = m_k.topLeftCorner(m_n, m_n);
+    m_l.swap(l);
+    m_k.swap(k);
+}
+
+void CheckedCholesky::compute(const Eigen::MatrixXd& k)
+{
+    m_n = 0;
+    reserve(int(k.rows()));
+    m_n = int(k.rows());
+    m_k.topLeftCorner(m_n, m_n) = k;
+    m_jitter = 0;
+    factorWithJitter(0);
+}
+
+void CheckedCholesky::factorWithJitter(double startEpsilon)
+{
+    const Eigen::MatrixXd k = m_k.topLeftCorner(m_n, m_n);
+    if (!k.allFinite())
+        throw NumericalError("the kernel matrix has entries that are not finite numbers");
+    const double scale = m_n > 0 ? std::max(k.diagonal().mean(), 1e-300) : 1.0;
+    for (double eps = startEpsilon; eps <= kLastEpsilon; eps = (eps == 0 ? kFirstEpsilon : eps * 10)) {
+        Eigen::MatrixXd kj = k;
+        kj.diagonal().array() += eps * scale;
+        Eigen::LLT<Eigen::MatrixXd> llt(kj);
+        if (llt.info() == Eigen::Success && llt.matrixLLT().diagonal().minCoeff() > 0) {
+            m_l.topLeftCorner(m_n, m_n) = llt.matrixL();
+            m_jitter = eps * scale;
+            return;
+        }
+    }
+    throw NumericalError("the kernel matrix is not positive definite even with jitter 1e-2·mean(diag K)");
+}
+
+void CheckedCholesky::append(const Eigen::VectorXd& kNew, double kss)
+{
+    reserve(m_n + 1);
+    m_k.block(0, m_n, m_n, 1) = kNew;
+    m_k.block(m_n, 0, 1, m_n) = kNew.transpose();
+    m_k(m_n, m_n) = kss;
+    const Eigen::VectorXd l = m_n > 0 ? solveL(kNew) : Eigen::VectorXd();
+    const double d2 = kss + m_jitter - (m_n > 0 ? l.squaredNorm() : 0.0);
+    if (d2 > kPivotFloor * kss) {
+        m_l.block(m_n, 0, 1, m_n) = l.transpose();
+        m_l(m_n, m_n) = std::sqrt(d2);
+        ++m_n;
+        return;
+    }
+    ++m_n;
+    const double scale = m_k.topLeftCorner(m_n, m_n).diagonal().mean();
+    factorWithJitter(std::max(kFirstEpsilon, 10 * m_jitter / scale));
+}
+
+void CheckedCholesky::scale(double c)
+{
+    m_k.topLeftCorner(m_n, m_n) *= c;
+    m_l.topLeftCorner(m_n, m_n) *= std::sqrt(c);
+    m_jitter *= c;
+}
+
+Eigen::VectorXd CheckedCholesky::solveL(const Eigen::VectorXd& b) const
+{
+    return matrixL().solve(b);
+}
+
+Eigen::MatrixXd CheckedCholesky::solveL(const Eigen::MatrixXd& b) const
+{
+    return matrixL().solve(b);
+}
+
+Eigen::VectorXd CheckedCholesky::solve(const Eigen::VectorXd& b) const
+{
+    const Eigen::VectorXd y = matrixL().solve(b);
+    return m_l.topLeftCorner(m_n, m_n).transpose().triangularView<Eigen::Upper>().solve(y);
+}
+
+double CheckedCholesky::logDeterminant() const
+{
+    return 2 * m_l.topLeftCorner(m_n, m_n).diagonal().array().log().sum();
+}
+
+Eigen::MatrixXd CheckedCholesky::inverse() const
+{
+    const Eigen::MatrixXd linv = matrixL().solve(Eigen::MatrixXd::Identity(m_n, m_n));
+    return linv.transpose() * linv;
+}
+
+}  // namespace evx::gp

@@ -1,0 +1,48 @@
+#pragma once
+// Cholesky factor K = L Lᵀ of a kernel matrix that is checked, never trusted (STYLE.md):
+// when K is not numerically positive definite a jitter ε·mean(diag K) is added to the
+// diagonal, ε growing tenfold from 1e-12 to 1e-2, and the jitter used is reported.
+//
+// append() adds one observation by extending the factor by one row (the rank-one
+// update of a growing Cholesky factor): with l = L⁻¹k and d² = k(x,x) + jitter − lᵀl,
+//   L' = [L 0; lᵀ d].   O(n²) instead of the O(n³) refit.
+// If d² is not safely positive, the whole matrix is refactored with more jitter.
+// Eigen's LLT has no row-append, so this part is written by hand; the full factorisation
+// is Eigen's LLT.
+
+#include <Eigen/Dense>
+
+namespace evx::gp {
+
+class CheckedCholesky {
+public:
+    // Throws NumericalError if even the largest jitter does not make K positive definite.
+    void compute(const Eigen::MatrixXd& k);
+    // kNew = k(X, x), kss = k(x, x) (without jitter).
+    void append(const Eigen::VectorXd& kNew, double kss);
+
+    // K → c·K for c > 0: L → √c·L and the jitter scales with it; O(n²), no refactorisation.
+    void scale(double c);
+
+    int size() const { return m_n; }
+    double jitter() const { return m_jitter; }
+    auto kernelMatrix() const { return m_k.topLeftCorner(m_n, m_n); }  // K without the jitter  // absolute amount added to the diagonal; 0 if none
+    // Lower-triangular factor (a view into storage that grows geometrically).
+    auto matrixL() const { return m_l.topLeftCorner(m_n, m_n).triangularView<Eigen::Lower>(); }
+    Eigen::VectorXd solveL(const Eigen::VectorXd& b) const;  // L⁻¹ b
+    Eigen::VectorXd solve(const Eigen::VectorXd& b) const;   // K⁻¹ b
+    Eigen::MatrixXd solveL(const Eigen::MatrixXd& b) const;
+    double logDeterminant() const;                           // log det(K + jitter I)
+    Eigen::MatrixXd inverse() const;
+
+private:
+    void reserve(int n);
+    void factorWithJitter(double startEpsilon);
+
+    Eigen::MatrixXd m_k;  // the kernel matrix without jitter (top-left m_n × m_n)
+    Eigen::MatrixXd m_l;
+    int m_n = 0;
+    double m_jitter = 0;
+};
+
+}  // namespace evx::gp

@@ -1,0 +1,238 @@
+#include "gp/gp_regression.h"
+
+#include "core/errors.h"
+
+#include <LBFGS.h>
+
+#include <cmath>
+#include <algorithm>
+#include <numbers>
+
+namespace evx::gp {
+
+void GpRegression::setData(const Eigen::MatrixXd& x, const Eigen::VectorXd& y)
+{
+    m_x = x;
+    m_y = y;
+    refresh();
+}
+
+void GpRegression::setKernel(const Kernel& kernel)
+{
+    m_kernel = kernel;
+    refresh();
+}
+
+void GpRegression::setPriorMean(double m)
+{
+    m_mean = m;
+    if (size() > 0)
+        m_alpha = m_chol.solve((m_y.array() - m_mean).matrix());
+}
+
+void GpRegression::setTargets(const Eigen::VectorXd& y)
+{
+    m_y = y;
+    m_alpha = m_chol.solve((m_y.array() - m_mean).matrix());
+}
+
+void GpRegression::scaleOutput(double c)
+{
+    m_kernel.setOutputScale(m_kernel.outputScale() * c);
+    m_chol.scale(c);
+    m_alpha /= c;
+}
+
+void GpRegression::refresh()
+{
+    if (m_y.size() == 0) {
+        m_chol.compute(Eigen::MatrixXd(0, 0));
+        m_alpha.resize(0);
+        return;
+    }
+    m_chol.compute(m_kernel.matrix(m_x));
+    m_alpha = m_chol.solve((m_y.array() - m_mean).matrix());
+}
+
+void GpRegression::addObservation(const Eigen::VectorXd& x, double y)
+{
+    if (m_x.cols() == 0)
+        m_x.resize(0, x.size());
+    const Eigen::VectorXd k = m_kernel.column(m_x, x.data());
+    m_chol.append(k, m_kernel.diagonal());
+    m_x.conservativeResize(m_x.rows() + 1, Eigen::NoChange);
+    m_x.row(m_x.rows() - 1) = x.transpose();
+    m_y.conservativeResize(m_y.size() + 1);
+    m_y[m_y.size() - 1] = y;
+    // α needs a full triangular solve pair (O(n²)), the same order as the append itself.
+    m_alpha = m_chol.solve((m_y.array() - m_mean).matrix());
+}
+
+double GpRegression::mean(const double* x) const
+{
+    if (size() == 0)
+        return m_mean;
+    return m_mean + m_kernel.column(m_x, x).dot(m_alpha);
+}
+
+double GpRegression::variance(const double* x) const
+{
+    if (size() == 0)
+        return m_kernel.diagonal();
+    const Eigen::VectorXd v = m_chol.solveL(m_kernel.column(m_x, x));
+    return std::max(0.0, m_kernel.diagonal() - v.squaredNorm());
+}
+
+void GpRegression::predict(const Eigen::MatrixXd& xs, Eigen::VectorXd& mean, Eigen::VectorXd& variance) const
+{
+    const int m = int(xs.rows());
+    if (size() == 0) {
+        mean = Eigen::VectorXd::Constant(m, m_mean);
+        variance = Eigen::VectorXd::Constant(m, m_kernel.diagonal());
+        return;
+    }
+    const Eigen::MatrixXd ks = m_kernel.matrix(m_x, xs);  // n × m
+    mean = (ks.transpose() * m_alpha).array() + m_mean;
+    const Eigen::MatrixXd v = m_chol.solveL(ks);
+    variance = (m_kernel.diagonal() - v.colwise().squaredNorm().array()).max(0.0).matrix().transpose();
+}
+
+Eigen::VectorXd GpRegression::predictMean(const Eigen::MatrixXd& xs) const
+{
+    if (size() == 0)
+        return Eigen::VectorXd::Constant(xs.rows(), m_mean);
+    return (m_kernel.matrix(xs, m_x) * m_alpha).array() + m_mean;
+}
+
+double GpRegression::logMarginalLikelihood() const
+{
+    const Eigen::VectorXd r = (m_y.array() - m_mean).matrix();
+    return -0.5 * r.dot(m_alpha) - 0.5 * m_chol.logDeterminant() -
+           0.5 * size() * std::log(2 * std::numbers::pi);
+}
+
+Eigen::VectorXd GpRegression::logMarginalLikelihoodGradient() const
+{
+    const std::vector<Eigen::MatrixXd> dk = m_kernel.matrixGradients(m_x, m_chol.kernelMatrix());
+    const Eigen::MatrixXd w = m_alpha * m_alpha.transpose() - m_chol.inverse();
+    Eigen::VectorXd g(dk.size());
+    for (size_t j = 0; j < dk.size(); ++j)
+        g[Eigen::Index(j)] = 0.5 * w.cwiseProduct(dk[j]).sum();
+    return g;
+}
+
+double GpRegression::profiledOutputScale() const
+{
+    // K = h K₁ ⇒ (y−m)ᵀK₁⁻¹(y−m) = h (y−m)ᵀα.
+    const Eigen::VectorXd r = (m_y.array() - m_mean).matrix();
+    return std::max(m_kernel.outputScale() * r.dot(m_alpha) / std::max(size(), 1), 1e-300);
+}
+
+FitResult fitHyperparameters(GpRegression& gp, const FitOptions& options)
+{
+    if (gp.size() < 2)
+        return {};
+    const Kernel start = gp.kernel();
+    const int dims = start.dimension();
+    const bool profile = options.profileOutputScale;
+    const int offset = profile ? 1 : 0;  // with h profiled, θ holds the log lengthscales only
+    const int p = 1 + dims - offset;
+
+    // Bounds by a smooth change of variables θ = lb + (ub − lb)·σ(u), optimised over u with
+    // unconstrained L-BFGS with a strong-Wolfe line search (Nocedal–Wright), which keeps the
+    // curvature pairs positive: LBFGS++'s L-BFGS-B stalled when a trial step reached the jitter
+    // regime of a very long lengthscale, where the likelihood jumps. log h is bounded to ±25 around its
+    // profiled value at the start.
+    const double logHatH = std::log(gp.profiledOutputScale());
+    Eigen::VectorXd lb(p), ub(p), u(p);
+    const Eigen::VectorXd theta0 = start.logParameters().tail(p);
+    for (int j = 0; j < p; ++j) {
+        const bool isScale = (j + offset == 0);
+        lb[j] = isScale ? logHatH - 25 : std::log(options.minLengthscale);
+        ub[j] = isScale ? logHatH + 25 : std::log(options.maxLengthscale);
+        const double frac = std::clamp((theta0[j] - lb[j]) / (ub[j] - lb[j]), 1e-6, 1 - 1e-6);
+        u[j] = std::log(frac / (1 - frac));
+    }
+    auto toTheta = [&](const Eigen::VectorXd& uu) {
+        Eigen::VectorXd t(p);
+        for (int j = 0; j < p; ++j)
+            t[j] = lb[j] + (ub[j] - lb[j]) / (1 + std::exp(-uu[j]));
+        return t;
+    };
+    Kernel work = start;
+    // The best point any evaluation saw: a line search that brackets a 1e300 (unfactorisable)
+    // trial can leave LBFGS++ at NaN without throwing; then this point is the answer.
+    double bestF = 1e300;
+    Eigen::VectorXd bestU = u;
+    auto objective = [&](const Eigen::VectorXd& uu, Eigen::VectorXd& grad) -> double {
+        grad = Eigen::VectorXd::Zero(p);
+        if (!uu.allFinite())
+            return 1e300;  // a line search overshooting to inf/NaN: reject the step
+        const Eigen::VectorXd t = toTheta(uu);
+        Eigen::VectorXd full = work.logParameters();
+        full.tail(p) = t;
+        work.setLogParameters(full);
+        double f = 0;
+        Eigen::VectorXd gTheta;
+        try {
+            gp.setKernel(work);
+            if (profile) {
+                // Profile h: set h = ĥ(w) by rescaling the factor; by the envelope theorem
+                // ∂/∂log w of the profiled likelihood equals the partial derivative at h = ĥ.
+                gp.scaleOutput(gp.profiledOutputScale() / work.outputScale());
+                work.setOutputScale(gp.kernel().outputScale());
+            }
+            f = -gp.logMarginalLikelihood();
+            gTheta = -gp.logMarginalLikelihoodGradient().tail(p);
+        } catch (const NumericalError&) {
+            return 1e300;  // not factorisable even with jitter: a point the search must avoid
+        }
+        for (int j = 0; j < p; ++j) {
+            const double sg = 1 / (1 + std::exp(-uu[j]));
+            grad[j] = gTheta[j] * (ub[j] - lb[j]) * sg * (1 - sg);
+        }
+        if (!std::isfinite(f) || !grad.allFinite()) {
+            grad.setZero();
+            return 1e300;
+        }
+        if (f < bestF) {
+            bestF = f;
+            bestU = uu;
+        }
+        return f;
+    };
+    LBFGSpp::LBFGSParam<double> param;
+    param.max_iterations = options.maxIterations;
+    param.epsilon = options.tolerance;
+    param.max_linesearch = 40;
+    param.linesearch = LBFGSpp::LBFGS_LINESEARCH_BACKTRACKING_STRONG_WOLFE;
+    LBFGSpp::LBFGSSolver<double, LBFGSpp::LineSearchNocedalWright> solver(param);
+    FitResult result;
+    double fx = 0;
+    Eigen::VectorXd best = u;
+    try {
+        result.iterations = solver.minimize(objective, u, fx);
+        result.converged = u.allFinite();
+        best = u;
+    } catch (const std::exception&) {
+        // LBFGS++ throws when a line search fails (e.g. on a flat likelihood); u then holds
+        // the last accepted point, which is still a valid kernel.
+        result.converged = false;
+        best = u;
+    }
+    if (!best.allFinite() || bestF < fx - 1e-12 * std::fabs(fx)) {
+        result.converged = result.converged && best.allFinite();
+        best = bestU;
+    }
+    Eigen::VectorXd grad(p);
+    fx = objective(best, grad);
+    if (!(fx < 1e299)) {
+        gp.setKernel(start);
+        fx = -gp.logMarginalLikelihood();
+        result.converged = false;
+    }
+    result.logMarginalLikelihood = -fx;
+    return result;
+}
+
+}  // namespace evx::gp

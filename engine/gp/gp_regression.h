@@ -1,0 +1,82 @@
+#pragma once
+// Noise-free GP regression with a constant prior mean m (GPML, ch. 2; BQ paper eq. 1.60–1.62):
+//   mean(x*) = m + k(x*, X) K⁻¹ (y − m),   var(x*) = k(x*, x*) − k(x*, X) K⁻¹ k(X, x*)
+//   log p(y | θ) = −½ (y−m)ᵀK⁻¹(y−m) − ½ log|K| − n/2 log 2π,
+//   ∂/∂θ_j = ½ tr((ααᵀ − K⁻¹) ∂K/∂θ_j),  α = K⁻¹(y − m).
+// K carries the jitter CheckedCholesky had to add (reported by jitter()).
+//
+// Output scale integrated out (BQ paper Sec. 1.10): with K = h K₁ and a flat prior on log h,
+// the variances use ĥ = (y−m)ᵀK₁⁻¹(y−m)/n in place of h; profiledOutputScale() returns ĥ for
+// the current kernel, and setting h = ĥ gives V[Z] = (1/n)[yᵀK₁⁻¹y][V₁ − zᵀK₁⁻¹z] of Sec. 1.10.
+
+#include "gp/checked_cholesky.h"
+#include "gp/kernel.h"
+
+namespace evx::gp {
+
+class GpRegression {
+public:
+    explicit GpRegression(Kernel kernel, double priorMean = 0) : m_kernel(std::move(kernel)), m_mean(priorMean) {}
+
+    // Full fit: factors K(X, X).
+    void setData(const Eigen::MatrixXd& x, const Eigen::VectorXd& y);
+    // One more observation by extending the Cholesky factor (O(n²)), not a refit.
+    void addObservation(const Eigen::VectorXd& x, double y);
+    // New values at the same inputs: α = K⁻¹(y − m) by two triangular solves (O(n²)).
+    void setTargets(const Eigen::VectorXd& y);
+    // Changes the kernel (or mean) and refactors.
+    void setKernel(const Kernel& kernel);
+    void setPriorMean(double m);
+    // h → c·h without refactoring (K, its factor and α scale exactly).
+    void scaleOutput(double c);
+
+    const Kernel& kernel() const { return m_kernel; }
+    double priorMean() const { return m_mean; }
+    const Eigen::MatrixXd& inputs() const { return m_x; }
+    const Eigen::VectorXd& targets() const { return m_y; }
+    int size() const { return int(m_y.size()); }
+    const CheckedCholesky& factor() const { return m_chol; }
+    double jitter() const { return m_chol.jitter(); }
+    const Eigen::VectorXd& alpha() const { return m_alpha; }  // K⁻¹(y − m)
+
+    double mean(const double* x) const;
+    double variance(const double* x) const;
+    // Means and variances at the rows of xs.
+    void predict(const Eigen::MatrixXd& xs, Eigen::VectorXd& mean, Eigen::VectorXd& variance) const;
+    Eigen::VectorXd predictMean(const Eigen::MatrixXd& xs) const;  // without the O(n²) variances
+
+    double logMarginalLikelihood() const;
+    Eigen::VectorXd logMarginalLikelihoodGradient() const;  // w.r.t. kernel().logParameters()
+    double profiledOutputScale() const;                    // ĥ, see above
+
+private:
+    void refresh();
+
+    Kernel m_kernel;
+    double m_mean;
+    Eigen::MatrixXd m_x;
+    Eigen::VectorXd m_y;
+    CheckedCholesky m_chol;
+    Eigen::VectorXd m_alpha;
+};
+
+struct FitOptions {
+    bool profileOutputScale = true;  // h = ĥ at every step (Sec. 1.10) instead of optimising log h
+    double minLengthscale = 1e-3;
+    double maxLengthscale = 1e3;
+    int maxIterations = 40;
+    double tolerance = 1e-6;  // LBFGS++ epsilon: stop at |∇| ≤ tolerance·max(1, |u|)
+};
+
+struct FitResult {
+    double logMarginalLikelihood = 0;
+    int iterations = 0;
+    bool converged = false;
+};
+
+// Maximises log p(y | θ) over θ in log space with L-BFGS-B (LBFGS++), starting from the
+// current kernel; leaves the best kernel in gp. Lengthscales are bounded to
+// [minLengthscale, maxLengthscale].
+FitResult fitHyperparameters(GpRegression& gp, const FitOptions& options = {});
+
+}  // namespace evx::gp

@@ -1,0 +1,118 @@
+#include "gp/kernel.h"
+
+#include <cmath>
+#include <numbers>
+#include <stdexcept>
+
+namespace evx::gp {
+namespace {
+constexpr double kSqrt3 = 1.7320508075688772;
+}
+
+Kernel::Kernel(KernelKind kind, double outputScale, Eigen::VectorXd lengthscales)
+    : m_kind(kind), m_h(outputScale), m_w(std::move(lengthscales))
+{
+    if (!(m_h > 0) || m_w.size() < 1 || !(m_w.minCoeff() > 0))
+        throw std::invalid_argument("kernel: output scale and lengthscales must be positive");
+}
+
+double Kernel::diagonal() const
+{
+    if (m_kind == KernelKind::Matern32)
+        return m_h;
+    double norm = m_h;
+    for (int d = 0; d < m_w.size(); ++d)
+        norm /= std::sqrt(2 * std::numbers::pi) * m_w[d];
+    return norm;
+}
+
+double Kernel::operator()(const double* x, const double* y) const
+{
+    double r2 = 0;
+    for (int d = 0; d < m_w.size(); ++d) {
+        const double u = (x[d] - y[d]) / m_w[d];
+        r2 += u * u;
+    }
+    if (m_kind == KernelKind::Gaussian)
+        return diagonal() * std::exp(-0.5 * r2);
+    const double s = kSqrt3 * std::sqrt(r2);
+    return m_h * (1 + s) * std::exp(-s);
+}
+
+Eigen::MatrixXd Kernel::matrix(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) const
+{
+    // Row-major copies keep each point's coordinates contiguous for operator().
+    if (m_kind == KernelKind::Gaussian) {
+        // Squared scaled distances first, then one vectorised exp over the whole matrix:
+        // Eigen's packet exp is several times faster than a scalar std::exp per entry.
+        Eigen::MatrixXd r2 = Eigen::MatrixXd::Zero(a.rows(), b.rows());
+        for (int d = 0; d < m_w.size(); ++d) {
+            const Eigen::ArrayXd ad = a.col(d).array() / m_w[d], bd = b.col(d).array() / m_w[d];
+            r2.array() += (ad.replicate(1, b.rows()) - bd.transpose().replicate(a.rows(), 1)).square();
+        }
+        return diagonal() * (-0.5 * r2.array()).exp().matrix();
+    }
+    const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> ra = a, rb = b;
+    Eigen::MatrixXd k(a.rows(), b.rows());
+    for (Eigen::Index j = 0; j < b.rows(); ++j)
+        for (Eigen::Index i = 0; i < a.rows(); ++i)
+            k(i, j) = (*this)(ra.row(i).data(), rb.row(j).data());
+    return k;
+}
+
+Eigen::VectorXd Kernel::column(const Eigen::MatrixXd& x, const double* y) const
+{
+    const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> rx = x;
+    Eigen::VectorXd k(x.rows());
+    for (Eigen::Index i = 0; i < x.rows(); ++i)
+        k[i] = (*this)(rx.row(i).data(), y);
+    return k;
+}
+
+Eigen::VectorXd Kernel::logParameters() const
+{
+    Eigen::VectorXd t(1 + m_w.size());
+    t[0] = std::log(m_h);
+    t.tail(m_w.size()) = m_w.array().log();
+    return t;
+}
+
+void Kernel::setLogParameters(const Eigen::VectorXd& theta)
+{
+    m_h = std::exp(theta[0]);
+    m_w = theta.tail(theta.size() - 1).array().exp();
+}
+
+std::vector<Eigen::MatrixXd> Kernel::matrixGradients(const Eigen::MatrixXd& x) const
+{
+    return matrixGradients(x, matrix(x));
+}
+
+std::vector<Eigen::MatrixXd> Kernel::matrixGradients(const Eigen::MatrixXd& x, const Eigen::MatrixXd& k) const
+{
+    const int n = int(x.rows()), dims = int(m_w.size());
+    std::vector<Eigen::MatrixXd> g;
+    g.push_back(k);  // ∂k/∂log h = k for both kernels
+    for (int d = 0; d < dims; ++d) {
+        Eigen::MatrixXd gd(n, n);
+        for (int j = 0; j < n; ++j)
+            for (int i = 0; i < n; ++i) {
+                const double u = (x(i, d) - x(j, d)) / m_w[d];
+                const double u2 = u * u;
+                if (m_kind == KernelKind::Gaussian) {
+                    // N(x|x', w²) ∝ w⁻¹ exp(−u²/2): ∂/∂log w = (u² − 1)·k
+                    gd(i, j) = k(i, j) * (u2 - 1);
+                } else {
+                    // ∂/∂log w_d of h(1+√3r)e^{−√3r} = 3h e^{−√3r} u_d²
+                    double r2 = 0;
+                    for (int e = 0; e < dims; ++e)
+                        r2 += std::pow((x(i, e) - x(j, e)) / m_w[e], 2);
+                    gd(i, j) = 3 * m_h * std::exp(-kSqrt3 * std::sqrt(r2)) * u2;
+                }
+            }
+        g.push_back(std::move(gd));
+    }
+    return g;
+}
+
+}  // namespace evx::gp

@@ -1,0 +1,262 @@
+#include "scenarios/quadrature/bq_2d_marginal_scenario.h"
+
+#include "bq/bayes_quadrature.h"
+#include "bq/designs.h"
+#include "bq/marginal_gp.h"
+#include "core/errors.h"
+#include "scenarios/quadrature/quadrature_common.h"
+
+#include <boost/math/quadrature/gauss_kronrod.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <numbers>
+
+namespace evx::scenarios {
+namespace {
+
+using namespace quadrature;
+
+constexpr int kMapPoints = 61;
+constexpr int kCurvePoints = 161;
+constexpr int kActiveSide = 31;
+
+double normalPdf(double x, double m, double sd)
+{
+    return std::exp(-0.5 * std::pow((x - m) / sd, 2)) / (sd * std::sqrt(2 * std::numbers::pi));
+}
+
+// ∫ f(x, y) N(y | 0, σ_y²) dy by adaptive Gauss–Kronrod over ±12 σ_y in 24 panels.
+double trueMarginal(double x, double ySd)
+{
+    using boost::math::quadrature::gauss_kronrod;
+    auto f = [&](double y) { return Bq2dMarginalScenario::integrand(x, y) * normalPdf(y, 0, ySd); };
+    double s = 0;
+    const int panels = 24;
+    for (int k = 0; k < panels; ++k)
+        s += gauss_kronrod<double, 31>::integrate(f, -12 * ySd + 24 * ySd * k / panels,
+                                                  -12 * ySd + 24 * ySd * (k + 1) / panels, 8, 1e-12);
+    return s;
+}
+
+bool isFitPoint(int n)
+{
+    int v = 3;
+    while (v < n)
+        v = int(std::ceil(v * 1.5));
+    return v == n;
+}
+
+}  // namespace
+
+double Bq2dMarginalScenario::integrand(double x, double y)
+{
+    // Bump 1 at (0.5, −0.3), sds 0.6 and 0.8, correlation 0.6; bump 2 at (−1.2, 0.9), sds 0.4, 0.5.
+    const double u1 = (x - 0.5) / 0.6, v1 = (y + 0.3) / 0.8, r = 0.6;
+    const double q1 = (u1 * u1 - 2 * r * u1 * v1 + v1 * v1) / (1 - r * r);
+    const double u2 = (x + 1.2) / 0.4, v2 = (y - 0.9) / 0.5;
+    return std::exp(-0.5 * q1) + 0.6 * std::exp(-0.5 * (u2 * u2 + v2 * v2));
+}
+
+Bq2dMarginalScenario::Bq2dMarginalScenario()
+    : m_schema({
+          realParameter("x_prior_sd", "Prior sd of x", "", 0.3, 3, 1, "p(x) = N(0, sd²)", true),
+          realParameter("y_prior_sd", "Prior sd of y (nuisance)", "", 0.3, 3, 1, "p(y) = N(0, sd²), integrated out", true),
+          choiceParameter("strategy", "Sampling strategy", {"mc", "grid", "active"}, 1,
+                          "Random draws from p(x, y), a quasi-random (Halton) design, or active sampling "
+                          "(the point that most reduces V[Z])"),
+          integerParameter("n_samples", "Number of samples", 3, 150, 30,
+                           "Samples placed by the strategy (after any you clicked); Play adds one at a time", true),
+          realParameter("lengthscale", "Kernel lengthscale (0 = fitted)", "", 0, 3, 0,
+                        "Lengthscale of the Gaussian kernel in x and y; 0 fits one per axis by maximum likelihood"),
+          integerParameter("seed", "Random seed", 1, 1000, 1, "Seed of the Monte Carlo draws and of the quasi-random shift"),
+      })
+{
+}
+
+ScenarioInfo Bq2dMarginalScenario::info() const
+{
+    return {"bq-2d-marginal", "Marginal of a 2-D GP over a nuisance input", "Bayesian quadrature",
+            "∫ f(x, y) p(y) dy from a GP on f in closed form (BQ paper Sec. 1.13)"};
+}
+
+std::vector<Preset> Bq2dMarginalScenario::presets() const
+{
+    return {{"few-samples", "Twelve quasi-random samples: a wide band", {{"n_samples", 12}}},
+            {"active", "Active sampling of 40 points", {{"strategy", 2}, {"n_samples", 40}}}};
+}
+
+ScenarioInputs Bq2dMarginalScenario::inputs() const
+{
+    ScenarioInputs in;
+    in.userPoints = true;
+    in.pointPlot = 0;
+    in.pointsHelp = "Click the integrand map to add a sample at (x, y)";
+    return in;
+}
+
+Figure Bq2dMarginalScenario::run(const ParameterValues& values, const RunContext& context) const
+{
+    return runWith(RunInput{values, {}, {}}, context);
+}
+
+Figure Bq2dMarginalScenario::runWith(const RunInput& input, const RunContext& context) const
+{
+    const ParameterValues v = m_schema.complete(input.values);
+    const double sx = v.at("x_prior_sd"), sy = v.at("y_prior_sd");
+    const int n = int(v.at("n_samples")), strategy = int(v.at("strategy"));
+    const double fixedW = v.at("lengthscale");
+    const auto seed = std::uint64_t(v.at("seed"));
+    bq::GaussianMeasure p{Eigen::Vector2d(0, 0), Eigen::Vector2d(sx * sx, sy * sy)};
+
+    const Eigen::MatrixXd mc = bq::monteCarloDesign(p, n, seed);
+    const Eigen::MatrixXd quasi = bq::quasiRandomDesign(p, n, seed);
+    Eigen::MatrixXd activeGrid(kActiveSide * kActiveSide, 2);
+    for (int i = 0; i < kActiveSide; ++i)
+        for (int j = 0; j < kActiveSide; ++j)
+            activeGrid.row(i * kActiveSide + j) << 3 * sx * (2.0 * j / (kActiveSide - 1) - 1),
+                3 * sy * (2.0 * i / (kActiveSide - 1) - 1);
+
+    std::vector<Eigen::Vector2d> pts;
+    for (const auto& c : input.points)
+        pts.emplace_back(c[0], c[1]);
+    const int users = int(pts.size());
+    Eigen::Vector2d w(fixedW > 0 ? fixedW : 0.5 * sx, fixedW > 0 ? fixedW : 0.5 * sy);
+    auto kernelFor = [&] { return gp::Kernel(gp::KernelKind::Gaussian, 1.0, w); };
+    auto inc = std::make_unique<bq::IncrementalBq>(kernelFor(), p, true);
+    Eigen::MatrixXd x(0, 2);
+    Eigen::VectorXd y(0);
+    for (int i = 0; i < users + n; ++i) {
+        context.checkCancelled();
+        Eigen::Vector2d xi;
+        if (i < users)
+            xi = pts[size_t(i)];
+        else if (strategy == 0)
+            xi = mc.row(i - users).transpose();
+        else if (strategy == 1 || i < 3)
+            xi = quasi.row(i - users).transpose();
+        else {
+            Eigen::VectorXd red = inc->varianceReduction(activeGrid);
+            for (int g = 0; g < red.size(); ++g)
+                for (int s = 0; s < x.rows(); ++s)
+                    if ((activeGrid.row(g) - x.row(s)).norm() < 1e-9)
+                        red[g] = -1;
+            Eigen::Index best;
+            red.maxCoeff(&best);
+            xi = activeGrid.row(best).transpose();
+        }
+        x.conservativeResize(x.rows() + 1, Eigen::NoChange);
+        x.row(x.rows() - 1) = xi.transpose();
+        y.conservativeResize(y.size() + 1);
+        y[y.size() - 1] = integrand(xi[0], xi[1]);
+        const int k = int(y.size());
+        if (fixedW <= 0 && k >= 3 && (isFitPoint(k) || k == users + n)) {
+            // Maximum likelihood per axis, output scale profiled (Sec. 1.10); bounded to
+            // [sd/20, 10 sd] so a few samples cannot pick a degenerate value.
+            gp::GpRegression g(kernelFor());
+            g.setData(x, y);
+            gp::FitOptions o;
+            o.minLengthscale = std::min(sx, sy) / 20;
+            o.maxLengthscale = 10 * std::max(sx, sy);
+            gp::fitHyperparameters(g, o);
+            w = g.kernel().lengthscales();
+            inc = std::make_unique<bq::IncrementalBq>(kernelFor(), p, true);
+            for (int s = 0; s < k; ++s)
+                inc->add(x.row(s).transpose(), y[s]);
+        } else {
+            inc->add(xi, y[y.size() - 1]);
+        }
+    }
+
+    Figure figure;
+    const double xLo = -3.5 * sx, xHi = 3.5 * sx, yLo = -3.5 * sy, yHi = 3.5 * sy;
+    HeatMap truthMap{"integrand f(x, y)", xLo, xHi, yLo, yHi, kMapPoints, kMapPoints, {}};
+    HeatMap meanMap{"GP mean of f", xLo, xHi, yLo, yHi, kMapPoints, kMapPoints, {}};
+    Eigen::MatrixXd mapPts(kMapPoints * kMapPoints, 2);
+    for (int iy = 0; iy < kMapPoints; ++iy)
+        for (int ix = 0; ix < kMapPoints; ++ix) {
+            const double gx = xLo + (xHi - xLo) * ix / (kMapPoints - 1), gy = yLo + (yHi - yLo) * iy / (kMapPoints - 1);
+            mapPts.row(iy * kMapPoints + ix) << gx, gy;
+            truthMap.values.push_back(integrand(gx, gy));
+        }
+    Eigen::VectorXd mm, mv;
+    inc->predict(mapPts, mm, mv);
+    meanMap.values.assign(mm.data(), mm.data() + mm.size());
+    Series samples;
+    samples.name = "samples";
+    samples.kind = SeriesKind::Scatter;
+    samples.colour = 4;
+    for (int i = 0; i < x.rows(); ++i) {
+        samples.x.push_back(x(i, 0));
+        samples.y.push_back(x(i, 1));
+    }
+    Plot top;
+    top.title = "Integrand f(x, y) with the samples";
+    top.xLabel = "x";
+    top.yLabel = "y (nuisance)";
+    top.heatMaps.push_back(std::move(truthMap));
+    top.series.push_back(samples);
+    figure.plots.push_back(std::move(top));
+    Plot gpPlot;
+    gpPlot.title = "GP posterior mean of f(x, y)";
+    gpPlot.xLabel = "x";
+    gpPlot.yLabel = "y (nuisance)";
+    gpPlot.heatMaps.push_back(std::move(meanMap));
+    gpPlot.series.push_back(std::move(samples));
+    figure.plots.push_back(std::move(gpPlot));
+
+    context.checkCancelled();
+    const bq::MarginalGp marginal(inc->gp(), 0.0, sy);
+    const double hHat = inc->outputScale();  // variances scale by ĥ (output scale integrated out)
+    Plot mPlot;
+    mPlot.title = "Marginal ∫ f(x, y) p(y) dy: GP (y integrated out in closed form) against the truth";
+    mPlot.xLabel = "x";
+    mPlot.yLabel = "∫ f(x, y) p(y) dy";
+    Band band;
+    band.name = "±2 sd";
+    band.colour = 1;
+    Series mean, truth;
+    mean.name = "GP marginal mean";
+    mean.colour = 3;
+    truth.name = "true marginal (numerical integration)";
+    truth.colour = kReferenceColour;
+    truth.dashed = true;
+    double maxErr = 0, maxSd = 0;
+    for (int i = 0; i < kCurvePoints; ++i) {
+        const double gx = xLo + (xHi - xLo) * i / (kCurvePoints - 1);
+        const double m = marginal.mean(gx), sdv = std::sqrt(hHat * marginal.variance(gx));
+        const double t = trueMarginal(gx, sy);
+        band.x.push_back(gx);
+        band.lower.push_back(m - 2 * sdv);
+        band.upper.push_back(m + 2 * sdv);
+        mean.x.push_back(gx);
+        mean.y.push_back(m);
+        truth.x.push_back(gx);
+        truth.y.push_back(t);
+        maxErr = std::max(maxErr, std::fabs(m - t));
+        maxSd = std::max(maxSd, sdv);
+    }
+    mPlot.bands.push_back(std::move(band));
+    mPlot.series = {std::move(truth), std::move(mean)};
+    figure.plots.push_back(std::move(mPlot));
+
+    // Z = ∫ f p(x) p(y): the true marginal integrated against p(x) by Gauss–Kronrod.
+    using boost::math::quadrature::gauss_kronrod;
+    const double zTrue = gauss_kronrod<double, 31>::integrate(
+        [&](double gx) { return trueMarginal(gx, sy) * normalPdf(gx, 0, sx); }, -10 * sx, 10 * sx, 8, 1e-10);
+    const bq::ZEstimate z = inc->estimate();
+    figure.summary.set("z.true", zTrue);
+    figure.summary.set("z.mean", z.mean);
+    figure.summary.set("z.sd", z.sd());
+    figure.summary.set("z.rel_error", std::fabs(z.mean - zTrue) / zTrue);
+    figure.summary.set("marginal.max_abs_error", maxErr);
+    figure.summary.set("marginal.max_sd", maxSd);
+    figure.summary.set("kernel.lengthscale_x", w[0]);
+    figure.summary.set("kernel.lengthscale_y", w[1]);
+    figure.summary.set("jitter.added", inc->gp().jitter());
+    figure.summary.set("samples.n", double(x.rows()));
+    return figure;
+}
+
+}  // namespace evx::scenarios
