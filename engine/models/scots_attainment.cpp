@@ -1,0 +1,108 @@
+#include "models/scots_attainment.h"
+
+#include "core/errors.h"
+#include "models/csv_table.h"
+
+#include <cmath>
+#include <numbers>
+
+namespace evx::models {
+
+AttainmentData readAttainment(const std::string& path)
+{
+    const CsvTable t = readCsv(path, {"verbal", "attain", "sex", "social", "second"});
+    const std::vector<double> verbal = numericColumn(t, "verbal", path);
+    const std::vector<double> attain = numericColumn(t, "attain", path);
+    const std::vector<double> social = numericColumn(t, "social", path);
+    const std::vector<double> second = numericColumn(t, "second", path);
+    const int sexCol = t.column("sex");
+    const std::size_t n = t.rows.size();
+
+    auto standardise = [](const std::vector<double>& x) {
+        double m = 0, s = 0;
+        for (double v : x)
+            m += v / x.size();
+        for (double v : x)
+            s += (v - m) * (v - m) / (x.size() - 1);
+        s = std::sqrt(s);
+        std::vector<double> z(x.size());
+        for (std::size_t i = 0; i < x.size(); ++i)
+            z[i] = s > 0 ? (x[i] - m) / s : 0.0;
+        return z;
+    };
+    const std::vector<double> zv = standardise(verbal), zc = standardise(social);
+
+    AttainmentData d;
+    int maxCode = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const double code = second[i];
+        if (code < 1 || code != std::floor(code))
+            throw InvalidParameter(path + ", data row " + std::to_string(i + 1) +
+                                   ": 'second' must be a school code 1, 2, …; it is " +
+                                   t.rows[i][t.column("second")]);
+        maxCode = std::max(maxCode, static_cast<int>(code));
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::string& sex = t.rows[i][sexCol];
+        if (sex != "M" && sex != "F")
+            throw InvalidParameter(path + ", data row " + std::to_string(i + 1) +
+                                   ": sex must be M or F, not '" + sex + "'");
+    }
+    if (n < 20)
+        throw InvalidParameter(path + " has only " + std::to_string(n) +
+                               " pupils; the model needs at least 20");
+    if (maxCode < 2)
+        throw InvalidParameter(path + " has a single secondary school; the case study needs several");
+    d.schools.resize(maxCode);
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::string& sex = t.rows[i][sexCol];
+        if (sex != "M" && sex != "F")
+            throw InvalidParameter(path + ", data row " + std::to_string(i + 1) +
+                                   ": sex must be M or F, not '" + sex + "'");
+        Pupils& s = d.schools[static_cast<int>(second[i]) - 1];
+        s.attain.push_back(attain[i]);
+        s.verbal.push_back(zv[i]);
+        s.female.push_back(sex == "F" ? 1.0 : 0.0);
+        s.social.push_back(zc[i]);
+    }
+    for (std::size_t s = 0; s < d.schools.size(); ++s)
+        if (d.schools[s].attain.empty())
+            throw InvalidParameter(path + ": no pupil has secondary school code " + std::to_string(s + 1) +
+                                   " (codes must run 1.." + std::to_string(maxCode) + ")");
+    d.pupils = static_cast<int>(n);
+    return d;
+}
+
+double attainmentLogPrior(const Eigen::VectorXd& t)
+{
+    // α_0 ~ N(5, 5²) (attain is 1–10); log s_a ~ N(−1, 1); β ~ N(0, 2²); γ_0 ~ N(0.5, 1); γ_v ~ N(0, 1).
+    auto ln = [](double x, double m, double s) { return -0.5 * (x - m) * (x - m) / (s * s); };
+    return ln(t(0), 5, 5) + ln(t(1), -1, 1) + ln(t(2), 0, 2) + ln(t(3), 0, 2) + ln(t(4), 0, 2) +
+           ln(t(5), 0.5, 1) + ln(t(6), 0, 1);
+}
+
+double attainmentSchoolLogLik(const Pupils& s, const Eigen::VectorXd& t)
+{
+    const double a0 = t(0), sa2 = std::exp(2 * t(1));
+    double logDet = 0, quad = 0, p = 0, r = 0;
+    for (std::size_t i = 0; i < s.attain.size(); ++i) {
+        const double logSd = t(5) + t(6) * s.verbal[i];
+        const double prec = std::exp(-2 * logSd);
+        const double res = s.attain[i] - (t(2) * s.verbal[i] + t(3) * s.female[i] + t(4) * s.social[i]);
+        logDet += 2 * logSd;
+        quad += res * res * prec;
+        p += prec;
+        r += res * prec;
+    }
+    const double w = s.withinWeight;
+    logDet *= w;
+    quad *= w;
+    p *= w;
+    r *= w;
+    const double n = w * static_cast<double>(s.attain.size());
+    const double b = r + a0 / sa2, c = p + 1 / sa2;
+    return -0.5 * (n * std::log(2 * std::numbers::pi) + logDet) - 0.5 * quad - 0.5 * std::log1p(sa2 * p) +
+           0.5 * b * b / c - 0.5 * a0 * a0 / sa2;
+}
+
+} // namespace evx::models

@@ -1,0 +1,43 @@
+#include "scenarios/wvo/wvo_common.h"
+
+#include <boost/math/special_functions/digamma.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+namespace evx::scenarios::wvo_common {
+
+ParameterSpec integerParameter(std::string name, std::string label, int minimum, int maximum,
+                               int defaultValue, std::string tooltip, bool animatable)
+{
+    ParameterSpec s;
+    s.name = std::move(name);
+    s.label = std::move(label);
+    s.kind = ParameterKind::Integer;
+    s.minimum = minimum;
+    s.maximum = maximum;
+    s.defaultValue = defaultValue;
+    s.step = 1;
+    s.decimals = 0;
+    s.tooltip = std::move(tooltip);
+    s.animatable = animatable;
+    return s;
+}
+
+double betaDraw(double a, double b, std::mt19937_64& rng)
+{
+    std::gamma_distribution<double> ga(a, 1.0), gb(b, 1.0);
+    const double x = ga(rng), y = gb(rng);
+    return x / (x + y);
+}
+
+double klBeta(double a1, double b1, double a2, double b2)
+{
+    using boost::math::digamma;
+    auto lbeta = [](double a, double b) { return std::lgamma(a) + std::lgamma(b) - std::lgamma(a + b); };
+    const double kl = lbeta(a2, b2) - lbeta(a1, b1) + (a1 - a2) * digamma(a1) + (b1 - b2) * digamma(b1) +
+                      (a2 - a1 + b2 - b1) * digamma(a1 + b1);
+    return std::max(kl, 0.0); // rounding can leave −1e-15
+}
+
+} // namespace evx::scenarios::wvo_common

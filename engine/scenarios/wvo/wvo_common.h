@@ -1,0 +1,21 @@
+#pragma once
+// Small helpers shared by the WVO scenarios: integer/positive parameter specs and seeded
+// draws from the distributions the conjugate examples need.
+
+#include "core/parameters.h"
+
+#include <random>
+#include <string>
+
+namespace evx::scenarios::wvo_common {
+
+ParameterSpec integerParameter(std::string name, std::string label, int minimum, int maximum,
+                               int defaultValue, std::string tooltip, bool animatable = false);
+
+// Beta(a, b) through two Gamma variates.
+double betaDraw(double a, double b, std::mt19937_64& rng);
+
+// KL(Beta(a1, b1) ‖ Beta(a2, b2)) in closed form (digamma, log-beta from Boost.Math).
+double klBeta(double a1, double b1, double a2, double b2);
+
+} // namespace evx::scenarios::wvo_common
