@@ -33,6 +33,9 @@ struct ScenarioInputs {
     std::string pointsHelp;      // what a click does, shown in the status bar
     bool dataFile = false;       // the user may open a data set from a file
     std::string dataFileFilter;  // for the file dialog, e.g. "CSV files (*.csv)"
+    // The public data set it is written for, as named in ../shared/data (e.g. "scots_sec.csv");
+    // tests and benchmarks run the scenario on that file.
+    std::string dataSetName;
 };
 
 // Everything one run depends on; sessions and the runner carry all of it.

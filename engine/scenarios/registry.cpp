@@ -2,6 +2,19 @@
 
 #include "scenarios/uncertain_evidence/drop_ball_scenario.h"
 #include "scenarios/uncertain_evidence/gaussian_scenario.h"
+#include "scenarios/uncertain_evidence/discrete_scenario.h"
+#include "scenarios/uncertain_evidence/hetero_scenario.h"
+#include "scenarios/uncertain_evidence/commutativity_scenario.h"
+#include "scenarios/uncertain_evidence/kepler_scenario.h"
+#include "scenarios/wvo/beta_bernoulli_scenario.h"
+#include "scenarios/wvo/normal_scenario.h"
+#include "scenarios/wvo/eight_schools_scenario.h"
+#include "scenarios/wvo/rats_scenario.h"
+#include "scenarios/wvo/normal_hyper_scenario.h"
+#include "scenarios/wvo/attainment_scenario.h"
+#include "scenarios/quadrature/bq_1d_scenario.h"
+#include "scenarios/quadrature/bq_evidence_scenario.h"
+#include "scenarios/quadrature/bq_2d_marginal_scenario.h"
 
 #include <algorithm>
 
@@ -12,6 +25,19 @@ ScenarioRegistry::ScenarioRegistry()
     // Ids are persisted in session files: never rename one without an upgrade step.
     m_scenarios.push_back(std::make_shared<scenarios::GaussianScenario>());
     m_scenarios.push_back(std::make_shared<scenarios::DropBallScenario>());
+    m_scenarios.push_back(std::make_shared<scenarios::DiscreteScenario>());
+    m_scenarios.push_back(std::make_shared<scenarios::HeteroScenario>());
+    m_scenarios.push_back(std::make_shared<scenarios::CommutativityScenario>());
+    m_scenarios.push_back(std::make_shared<scenarios::WvoBetaBernoulliScenario>());
+    m_scenarios.push_back(std::make_shared<scenarios::WvoNormalScenario>());
+    m_scenarios.push_back(std::make_shared<scenarios::WvoEightSchoolsScenario>());
+    m_scenarios.push_back(std::make_shared<scenarios::WvoRatsScenario>());
+    m_scenarios.push_back(std::make_shared<scenarios::WvoNormalHyperScenario>());
+    m_scenarios.push_back(std::make_shared<scenarios::WvoAttainmentScenario>());
+    m_scenarios.push_back(std::make_shared<scenarios::KeplerScenario>());
+    m_scenarios.push_back(std::make_shared<scenarios::Bq1dScenario>());
+    m_scenarios.push_back(std::make_shared<scenarios::BqEvidenceScenario>());
+    m_scenarios.push_back(std::make_shared<scenarios::Bq2dMarginalScenario>());
 }
 
 const ScenarioRegistry& ScenarioRegistry::instance()

@@ -1,5 +1,6 @@
 // Latency of the pieces of one update: a scenario run, and drawing its figure.
 #include "plot/plot_view.h"
+#include "scenario_inputs.h"
 #include "scenarios/registry.h"
 
 #include <QtTest>
@@ -34,10 +35,10 @@ private slots:
         QFETCH(QString, scenario);
         QFETCH(QString, preset);
         const auto s = ScenarioRegistry::instance().find(scenario.toStdString());
-        const ParameterValues v = valuesFor(*s, preset);
+        const RunInput input = testing::exampleInput(*s, valuesFor(*s, preset));
         Figure f;
         QBENCHMARK {
-            f = s->run(v, {});
+            f = s->runWith(input, {});
         }
         QVERIFY(!f.plots.empty());
     }
@@ -48,7 +49,7 @@ private slots:
         QFETCH(QString, scenario);
         QFETCH(QString, preset);
         const auto s = ScenarioRegistry::instance().find(scenario.toStdString());
-        const Figure f = s->run(valuesFor(*s, preset), {});
+        const Figure f = s->runWith(testing::exampleInput(*s, valuesFor(*s, preset)), {});
         PlotView view;
         view.resize(1200, 800);
         view.show();
