@@ -186,6 +186,45 @@ private slots:
         QVERIFY(!w.emphasiseReading("telepathy"));
     }
 
+    void clicksAddPointsAndPlayStepsTheAnimatedParameter()
+    {
+        MainWindow w;
+        QSignalSpy shown(&w, &MainWindow::figureShown);
+        QVERIFY(w.openScenario("bq-1d"));
+        QVERIFY(settle(w, shown));
+        const auto scatterPoints = [&] {
+            size_t n = 0;
+            for (const Series& s : w.currentFigure().plots.at(0).series)
+                if (s.kind == SeriesKind::Scatter)
+                    n += s.x.size();
+            return n;
+        };
+        const size_t before = scatterPoints();
+
+        emit w.plotView()->pointClicked(0, 0.3, 0.0);
+        QTRY_COMPARE_WITH_TIMEOUT(w.points().size(), size_t(1), 5000);
+        QCOMPARE(w.points().front()[0], 0.3);
+        QVERIFY(settle(w, shown));
+        QCOMPARE(scatterPoints(), before + 1);
+
+        // A double-click (it resets the zoom) and a click on another plot add nothing.
+        emit w.plotView()->pointClicked(0, 0.5, 0.0);
+        emit w.plotView()->pointClicked(0, 0.5, 0.0);
+        emit w.plotView()->pointClicked(1, 0.7, 0.0);
+        QTest::qWait(QApplication::doubleClickInterval() + 200);
+        QCOMPARE(w.points().size(), size_t(1));
+
+        w.clearPoints();
+        QVERIFY(w.points().empty());
+
+        const double n0 = w.parameterPanel()->values().at("n_samples");
+        w.setPlaying(true);
+        QVERIFY(w.isPlaying());
+        QTRY_VERIFY_WITH_TIMEOUT(w.parameterPanel()->values().at("n_samples") >= n0 + 2, 5000);
+        w.setPlaying(false);
+        QVERIFY(!w.isPlaying());
+    }
+
     void exportFromTheWindow()
     {
         QTemporaryDir dir;

@@ -3,6 +3,9 @@
 // set it names (from ../shared/data, beside the repository) when it opens one.
 #include "core/scenario.h"
 
+#include <cstdio>
+#include <filesystem>
+#include <stdexcept>
 #include <string>
 
 namespace evx::testing {
@@ -11,8 +14,14 @@ inline RunInput exampleInput(const Scenario& scenario, const ParameterValues& va
 {
     RunInput input{values, {}, {}};
     const ScenarioInputs accepts = scenario.inputs();
-    if (accepts.dataFile)
+    if (accepts.dataFile) {
         input.dataPath = std::string(EVX_SOURCE_DIR) + "/../shared/data/" + accepts.dataSetName;
+        if (!std::filesystem::is_regular_file(input.dataPath)) {
+            const std::string why = input.dataPath + " is missing: the tests expect ../shared beside the repository";
+            std::fprintf(stderr, "%s\n", why.c_str());
+            throw std::runtime_error(why);
+        }
+    }
     return input;
 }
 

@@ -889,6 +889,52 @@ private slots:
         QVERIFY(view.savePng(QString::fromLocal8Bit(path), 1000, 700));
         QCOMPARE(QImage(QString::fromLocal8Bit(path)).size(), QSize(1000, 700));
     }
+
+    void legendMovesToTheFreeCorner()
+    {
+        // y = x⁴ fills the bottom-left and top-right; the top-left is empty.
+        Figure f;
+        Plot p;
+        p.title = "curve";
+        p.xLabel = "x";
+        p.yLabel = "y";
+        Series s;
+        s.name = "x to the fourth";
+        for (int i = 0; i <= 100; ++i) {
+            s.x.push_back(i / 100.0);
+            s.y.push_back(std::pow(i / 100.0, 4));
+        }
+        p.series = {s};
+        f.plots = {p};
+        PlotView view;
+        view.resize(800, 500);
+        view.setFigure(f);
+        QCPLayoutInset* inset = view.axisRect(0)->insetLayout();
+        QCPLegend* legend = nullptr;
+        int at = -1;
+        for (int i = 0; i < inset->elementCount(); ++i)
+            if ((legend = qobject_cast<QCPLegend*>(inset->elementAt(i)))) {
+                at = i;
+                break;
+            }
+        QVERIFY(legend);
+        QCOMPARE(inset->insetAlignment(at), Qt::AlignTop | Qt::AlignLeft);
+        QVERIFY(view.axisRect(0)->axis(QCPAxis::atLeft)->range().upper < 1.2);
+
+        // Data in every corner: the axis gains headroom above the data for the legend.
+        Series noise;
+        noise.name = "everywhere";
+        noise.kind = SeriesKind::Scatter;
+        for (int i = 0; i <= 20; ++i)
+            for (int j = 0; j <= 20; ++j) {
+                noise.x.push_back(i / 20.0);
+                noise.y.push_back(j / 20.0);
+            }
+        f.plots[0].series = {noise};
+        view.setFigure(f);
+        QVERIFY2(view.axisRect(0)->axis(QCPAxis::atLeft)->range().upper > 1.1,
+                 qPrintable(QString::number(view.axisRect(0)->axis(QCPAxis::atLeft)->range().upper)));
+    }
 };
 
 QTEST_MAIN(TestPlotView)

@@ -129,6 +129,7 @@ private:
 
     // plot_view_state.cpp: ranges, zoom lock, visibility
     void fitToData(int index);
+    void placeLegend(int index);  // plot_view_legend.cpp
     void captureLockedRanges();
     void applyLocksOrFit();
     void applyVisibility(int index, Entry& entry);

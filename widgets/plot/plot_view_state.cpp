@@ -131,6 +131,7 @@ void PlotView::fitToData(int index)
         }
     }
     yAxis->setRange(y.lo, y.hi);
+    placeLegend(index);
 }
 
 void PlotView::captureLockedRanges()

@@ -1,0 +1,109 @@
+// Legend placement: each plot's legend goes to the corner of its axis rect that covers the
+// fewest data points; when every corner holds data, the y axis gains headroom so that the
+// top corners are free (on a linear axis), as a careful hand-made figure would.
+#include "plot/plot_view.h"
+
+#include <qcustomplot.h>
+
+#include <array>
+#include <cmath>
+
+namespace evx {
+namespace {
+
+struct Corner {
+    Qt::Alignment alignment;
+    bool right, top;
+};
+
+constexpr std::array<Corner, 4> kCorners{{{Qt::AlignTop | Qt::AlignRight, true, true},
+                                          {Qt::AlignTop | Qt::AlignLeft, false, true},
+                                          {Qt::AlignBottom | Qt::AlignRight, true, false},
+                                          {Qt::AlignBottom | Qt::AlignLeft, false, false}}};
+
+}  // namespace
+
+void PlotView::placeLegend(int index)
+{
+    const Plot& plot = m_figure.plots[static_cast<std::size_t>(index)];
+    const PlotItems& items = m_plots[static_cast<std::size_t>(index)];
+    if (!items.legend || !items.legend->visible() || !plot.heatMaps.empty())
+        return;
+    QCPAxis* xAxis = items.rect->axis(QCPAxis::atBottom);
+    QCPAxis* yAxis = items.rect->axis(QCPAxis::atLeft);
+
+    // The legend's share of the rect; before the first layout the rect has no size yet, so
+    // estimate it from the widget and the number of plots.
+    const QSize legendSize = items.legend->minimumOuterSizeHint();
+    QSizeF rectSize = items.rect->rect().size();
+    if (rectSize.width() < 50 || rectSize.height() < 50) {
+        const int columns = m_figure.plots.size() > 3 ? 2 : 1;
+        const int rows = int((m_figure.plots.size() + columns - 1) / columns);
+        rectSize = QSizeF(0.85 * width() / columns, 0.75 * height() / std::max(rows, 1));
+    }
+    const double wf = std::min(0.9, (legendSize.width() + 24) / std::max(rectSize.width(), 1.0));
+    const double hf = std::min(0.9, (legendSize.height() + 20) / std::max(rectSize.height(), 1.0));
+
+    const QCPRange xr = xAxis->range();
+    const QCPRange yr = yAxis->range();
+    auto fx = [&](double x) { return (x - xr.lower) / (xr.upper - xr.lower); };
+    auto fy = [&](double y) {
+        return plot.logY ? std::log(y / yr.lower) / std::log(yr.upper / yr.lower) : (y - yr.lower) / (yr.upper - yr.lower);
+    };
+    std::array<int, 4> count{};
+    auto add = [&](double x, double y) {
+        const double u = fx(x), v = fy(y);
+        if (!std::isfinite(u) || !std::isfinite(v) || u < 0 || u > 1 || v < 0 || v > 1)
+            return;
+        for (std::size_t c = 0; c < kCorners.size(); ++c) {
+            const bool inX = kCorners[c].right ? u > 1 - wf : u < wf;
+            const bool inY = kCorners[c].top ? v > 1 - hf : v < hf;
+            count[c] += inX && inY;
+        }
+    };
+    for (const Entry& e : items.entries) {
+        if (m_hidden.contains(keyFor(index, e.name)))
+            continue;
+        if (e.isBand) {
+            const Band& b = plot.bands[static_cast<std::size_t>(e.source)];
+            const std::size_t n = std::min({b.x.size(), b.lower.size(), b.upper.size()});
+            for (std::size_t k = 0; k < n; k += std::max<std::size_t>(1, n / 200)) {
+                add(b.x[k], b.lower[k]);
+                add(b.x[k], b.upper[k]);
+            }
+            continue;
+        }
+        const Series& s = plot.series[static_cast<std::size_t>(e.source)];
+        const std::size_t n = std::min(s.x.size(), s.y.size());
+        for (std::size_t k = 0; k < n; k += std::max<std::size_t>(1, n / 400)) {
+            add(s.x[k], s.y[k]);
+            if (s.kind == SeriesKind::Bar)  // a bar covers everything below its top
+                for (double t : {0.25, 0.5, 0.75})
+                    add(s.x[k], t * s.y[k]);
+        }
+    }
+    for (const Marker& m : plot.markers)  // a marker's label sits at the top, right of its line
+        for (int k = 0; k < 5; ++k)
+            for (double along : {0.0, 0.05, 0.1})
+                add(m.x + along * (xr.upper - xr.lower), yr.upper - (k + 1) * 0.02 * (yr.upper - yr.lower));
+
+    std::size_t best = 0;
+    for (std::size_t c = 1; c < kCorners.size(); ++c)
+        if (count[c] < count[best])
+            best = c;
+    if (count[best] > 0) {
+        // Nowhere is free: make room above the data and use the freer top corner.
+        best = count[1] < count[0] ? 1 : 0;
+        const double keep = 1 - std::min(hf, 0.6);
+        if (plot.logY)
+            yAxis->setRangeUpper(yr.lower * std::pow(yr.upper / yr.lower, 1 / keep));
+        else
+            yAxis->setRangeUpper(yr.lower + (yr.upper - yr.lower) / keep);
+    }
+    QCPLayoutInset* inset = items.rect->insetLayout();
+    for (int i = 0; i < inset->elementCount(); ++i)
+        if (inset->elementAt(i) == items.legend)
+            inset->setInsetAlignment(i, kCorners[best].alignment);
+}
+
+}  // namespace evx
