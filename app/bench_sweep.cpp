@@ -77,10 +77,14 @@ int runBenchSweep(const CommandLine& cl)
                          values[cl.sweepParameter], error.toUtf8().constData());
             return 2;
         }
+        // The same path as the window: setFigure queues one replot; wait for it to finish.
         QElapsedTimer renderClock;
         renderClock.start();
+        QEventLoop renderLoop;
+        auto drawn = QObject::connect(&view, &PlotView::rendered, &renderLoop, &QEventLoop::quit);
         view.setFigure(figure);
-        view.renderNow();
+        renderLoop.exec();
+        QObject::disconnect(drawn);
         render.push_back(renderClock.nsecsElapsed() / 1e6);
         total.push_back(clock.nsecsElapsed() / 1e6);
         compute.push_back(computeMs);
