@@ -210,12 +210,19 @@ int runCommandLine(const CommandLine& cl)
     case CommandLine::Mode::Help:
         std::fputs(usageText().toUtf8().constData(), stdout);
         return 0;
-    case CommandLine::Mode::List:
+    case CommandLine::Mode::List: {
+        size_t idWidth = 0, topicWidth = 0;
+        for (const auto& s : ScenarioRegistry::instance().all()) {
+            idWidth = std::max(idWidth, s->info().id.size());
+            topicWidth = std::max(topicWidth, s->info().topic.size());
+        }
         for (const auto& s : ScenarioRegistry::instance().all()) {
             const ScenarioInfo info = s->info();
-            std::printf("%-22s %-20s %s\n", info.id.c_str(), info.topic.c_str(), info.title.c_str());
+            std::printf("%-*s  %-*s  %s\n", int(idWidth), info.id.c_str(), int(topicWidth), info.topic.c_str(),
+                        info.title.c_str());
         }
         return 0;
+    }
     case CommandLine::Mode::BenchSweep:
         return runBenchSweep(cl);
     case CommandLine::Mode::Export:
