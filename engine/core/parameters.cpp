@@ -65,6 +65,40 @@ ParameterSpec realParameter(std::string name, std::string label, std::string uni
     return s;
 }
 
+ParameterSpec integerParameter(std::string name, std::string label, int minimum, int maximum,
+                               int defaultValue, std::string tooltip, bool animatable)
+{
+    ParameterSpec s;
+    s.name = std::move(name);
+    s.label = std::move(label);
+    s.kind = ParameterKind::Integer;
+    s.minimum = minimum;
+    s.maximum = maximum;
+    s.defaultValue = defaultValue;
+    s.step = 1;
+    s.decimals = 0;
+    s.tooltip = std::move(tooltip);
+    s.animatable = animatable;
+    return s;
+}
+
+ParameterSpec choiceParameter(std::string name, std::string label, std::vector<std::string> choices,
+                              int defaultIndex, std::string tooltip)
+{
+    ParameterSpec s;
+    s.name = std::move(name);
+    s.label = std::move(label);
+    s.kind = ParameterKind::Choice;
+    s.minimum = 0;
+    s.maximum = double(choices.size()) - 1;
+    s.defaultValue = defaultIndex;
+    s.step = 1;
+    s.decimals = 0;
+    s.choices = std::move(choices);
+    s.tooltip = std::move(tooltip);
+    return s;
+}
+
 ParameterSchema::ParameterSchema(std::vector<ParameterSpec> specs) : m_specs(std::move(specs))
 {
     std::set<std::string> names;

@@ -35,6 +35,11 @@ ParameterSpec realParameter(std::string name, std::string label, std::string uni
                             double maximum, double defaultValue, std::string tooltip,
                             bool logScale = false);
 
+ParameterSpec integerParameter(std::string name, std::string label, int minimum, int maximum,
+                               int defaultValue, std::string tooltip, bool animatable = false);
+ParameterSpec choiceParameter(std::string name, std::string label, std::vector<std::string> choices,
+                              int defaultIndex, std::string tooltip);
+
 // Values by name. Every kind is stored as a double: a Choice as its index,
 // a Boolean as 0 or 1.
 using ParameterValues = std::map<std::string, double>;

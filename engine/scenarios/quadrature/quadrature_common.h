@@ -1,5 +1,5 @@
 #pragma once
-// Pieces the quadrature scenarios share: parameter declarations and the figure parts that
+// Pieces the quadrature scenarios share: the study's parameters and the figure parts that
 // show a quadrature study (bq/quadrature_study.h).
 
 #include "bq/quadrature_study.h"
@@ -11,11 +11,6 @@
 #include <vector>
 
 namespace evx::scenarios::quadrature {
-
-ParameterSpec choiceParameter(std::string name, std::string label, std::vector<std::string> choices,
-                              int defaultIndex, std::string tooltip);
-ParameterSpec integerParameter(std::string name, std::string label, int minimum, int maximum, int defaultValue,
-                               std::string tooltip, bool animatable = false);
 
 // method, strategy, n_samples (animatable), lengthscale, seed.
 std::vector<ParameterSpec> studyParameters(double lengthscaleMax, int defaultSamples);

@@ -23,21 +23,6 @@ std::string index(const char* stem, int i)
     return stem + std::to_string(i + 1);
 }
 
-ParameterSpec integerParameter(std::string name, std::string label, int lo, int hi, int def, std::string tip)
-{
-    ParameterSpec s;
-    s.name = std::move(name);
-    s.label = std::move(label);
-    s.kind = ParameterKind::Integer;
-    s.minimum = lo;
-    s.maximum = hi;
-    s.defaultValue = def;
-    s.step = 1;
-    s.decimals = 0;
-    s.tooltip = std::move(tip);
-    return s;
-}
-
 std::vector<ParameterSpec> specs()
 {
     std::vector<ParameterSpec> p;

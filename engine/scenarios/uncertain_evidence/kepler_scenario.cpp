@@ -21,21 +21,6 @@ constexpr int kBins = 40;
 constexpr int kContourBins = 32;
 constexpr double kPublishInterval = 0.1; // s between intermediate figures
 
-ParameterSpec integerParameter(std::string name, std::string label, int lo, int hi, int def, std::string tip)
-{
-    ParameterSpec s;
-    s.name = std::move(name);
-    s.label = std::move(label);
-    s.kind = ParameterKind::Integer;
-    s.minimum = lo;
-    s.maximum = hi;
-    s.defaultValue = def;
-    s.step = 1;
-    s.decimals = 0;
-    s.tooltip = std::move(tip);
-    return s;
-}
-
 // One reading's draws; weights empty means equal weights.
 struct Draws {
     Eigen::MatrixXd samples;

@@ -18,7 +18,6 @@
 namespace evx::scenarios {
 
 using namespace wvo_figure;
-using wvo_common::integerParameter;
 
 namespace {
 

@@ -14,7 +14,6 @@
 namespace evx::scenarios {
 
 using namespace wvo_figure;
-using wvo_common::integerParameter;
 
 namespace {
 

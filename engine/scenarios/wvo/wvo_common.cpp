@@ -7,23 +7,6 @@
 
 namespace evx::scenarios::wvo_common {
 
-ParameterSpec integerParameter(std::string name, std::string label, int minimum, int maximum,
-                               int defaultValue, std::string tooltip, bool animatable)
-{
-    ParameterSpec s;
-    s.name = std::move(name);
-    s.label = std::move(label);
-    s.kind = ParameterKind::Integer;
-    s.minimum = minimum;
-    s.maximum = maximum;
-    s.defaultValue = defaultValue;
-    s.step = 1;
-    s.decimals = 0;
-    s.tooltip = std::move(tooltip);
-    s.animatable = animatable;
-    return s;
-}
-
 double betaDraw(double a, double b, std::mt19937_64& rng)
 {
     std::gamma_distribution<double> ga(a, 1.0), gb(b, 1.0);

@@ -1,6 +1,6 @@
 #pragma once
-// Small helpers shared by the WVO scenarios: integer/positive parameter specs and seeded
-// draws from the distributions the conjugate examples need.
+// Small helpers shared by the WVO scenarios: seeded draws from the distributions the
+// conjugate examples need.
 
 #include "core/parameters.h"
 
@@ -8,9 +8,6 @@
 #include <string>
 
 namespace evx::scenarios::wvo_common {
-
-ParameterSpec integerParameter(std::string name, std::string label, int minimum, int maximum,
-                               int defaultValue, std::string tooltip, bool animatable = false);
 
 // Beta(a, b) through two Gamma variates.
 double betaDraw(double a, double b, std::mt19937_64& rng);
