@@ -8,7 +8,7 @@ packages=(
   build-essential cmake pkg-config
   qt6-base-dev qt6-svg-dev libqt6svg6 libgl-dev
   libqcustomplot-dev
-  libeigen3-dev libboost-math-dev liblbfgspp-dev
+  libeigen3-dev libboost-dev libboost-math-dev liblbfgspp-dev
   xvfb xauth xfonts-base fonts-dejavu-core
   imagemagick poppler-utils
 )
