@@ -80,8 +80,11 @@ std::variant<Session, QString> parseSession(const QByteArray& data)
                 values[name] = schema.parse(name, it->toString().toStdString());
             else if (it->isBool())
                 values[name] = schema.parse(name, it->toBool() ? "true" : "false");
-            else if (it->isDouble())
-                values[name] = schema.parse(name, QString::number(it->toDouble(), 'g', 17).toStdString());
+            else if (it->isDouble()) {
+                if (const auto why = schema.check(name, it->toDouble()))
+                    return QString::fromStdString(*why);
+                values[name] = it->toDouble();
+            }
             else
                 return QString("parameter \"%1\" is not a number").arg(it.key());
         } catch (const InvalidParameter& e) {
