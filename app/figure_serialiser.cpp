@@ -68,6 +68,8 @@ QJsonObject plotToJson(const Plot& plot)
         o["heat_maps"] = heatMaps;
     if (plot.logY)
         o["log_y"] = true;
+    if (plot.row >= 0 && plot.column >= 0)
+        o["grid_cell"] = QJsonArray{plot.row, plot.column};  // [row, column] in the view's grid
     return o;
 }
 

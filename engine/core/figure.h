@@ -51,6 +51,14 @@ struct Marker {
     double x = 0;
 };
 
+// Where a plot's legend goes.
+enum class LegendPlace {
+    Inside,  // its own legend, in the corner of the plot its data leave freest
+    Shared,  // one legend for every Shared plot of the figure, each name once; hiding a name
+             // there hides it in all of them. The view puts it in an empty cell of the top
+             // row of an explicit grid (a corner plot's upper triangle), else inside the first.
+};
+
 struct Plot {
     std::string title;
     std::string xLabel;
@@ -60,6 +68,14 @@ struct Plot {
     std::vector<HeatMap> heatMaps;
     std::vector<Marker> markers;
     bool logY = false;
+    // The cell in the view's grid; row < 0 lets the view flow the plots into one or two
+    // columns. A figure places every plot or none.
+    int row = -1;
+    int column = -1;
+    LegendPlace legend = LegendPlace::Inside;
+    // Dense grids (corner plots) leave the title to exports and the hover read-out: their
+    // axis labels already say what a plot shows, and a title row per plot costs the data room.
+    bool showTitle = true;
 };
 
 struct Table {

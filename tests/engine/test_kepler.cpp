@@ -6,6 +6,7 @@
 #include "models/kepler_orbit.h"
 #include "scenarios/registry.h"
 #include "scenarios/uncertain_evidence/kepler_inference.h"
+#include "scenarios/uncertain_evidence/sample_plots.h"
 
 #include <Eigen/Dense>
 #include <QtTest>
@@ -16,6 +17,7 @@
 #include <cmath>
 #include <numbers>
 #include <random>
+#include <set>
 
 using namespace evx;
 
@@ -187,8 +189,11 @@ private slots:
         QVERIFY(std::abs(f.summary.value("distributional.P.sd") - sdD) < 5 * sdD * std::sqrt(0.5 / essD));
         // e and ω keep their uniform priors.
         QVERIFY(std::abs(f.summary.value("virtual.e.mean") - 0.075) < 5 * 0.0433 / std::sqrt(essV));
-        QVERIFY(std::abs(f.summary.value("virtual.omega.sd") - 360 / std::sqrt(12.0)) <
-                5 * 104 * std::sqrt(0.5 / essV) * 1.5);
+        // ω is an angle, summarised on the circle: uniform draws have a mean resultant length
+        // R̄ of order 1/√ESS, so R̄ < 5/√ESS, i.e. a circular sd √(−2 ln R̄) above this bound.
+        const double minCircularSd = std::sqrt(-2 * std::log(5 / std::sqrt(essV))) * 180 / kPi;
+        QVERIFY2(f.summary.value("virtual.omega.sd") > minCircularSd,
+                 qPrintable(QString("%1 <= %2").arg(f.summary.value("virtual.omega.sd")).arg(minCircularSd)));
 
         const Eigen::Matrix2d jrCov = de.cov + se * se / std::pow(sm, 4) * de.cov * de.xtx * de.cov;
         const double sdJ = std::sqrt(jrCov(1, 1));
@@ -204,7 +209,32 @@ private slots:
                                 "jeffrey.consistent", "jeffrey.var_y", "jeffrey.expected_var_given_zeta",
                                 "jeffrey.n_e", "jeffrey.likelihood_evaluations"})
             QVERIFY2(f.summary.contains(key), key);
-        QCOMPARE(int(f.plots.size()), 6);
+        // A full corner plot: four densities on the diagonal, the six pairs below it.
+        QCOMPARE(int(f.plots.size()), 10);
+        std::set<std::pair<int, int>> cells;
+        for (const Plot& p : f.plots) {
+            QVERIFY(p.row >= p.column && p.column >= 0 && p.row < 4);
+            QVERIFY(cells.insert({p.row, p.column}).second);
+            QCOMPARE(int(p.series.size()), p.row == p.column ? 3 + (p.row == 1 || p.row == 2) : 4);
+        }
+    }
+
+    void circularMomentsWrapAround()
+    {
+        // Two clusters at 350° and 10°: the circular mean is 0°, the ordinary one 180°.
+        Eigen::VectorXd a(4);
+        a << 350, 10, 355, 5;
+        const auto [mean, sd] = scenarios::circularMoments(a, {});
+        QVERIFY2(std::min(mean, 360 - mean) < 1e-9, qPrintable(QString::number(mean)));
+        // R̄ = (cos 10° + cos 5°) / 2, sd = √(−2 ln R̄) in degrees.
+        const double r = (std::cos(10 * kPi / 180) + std::cos(5 * kPi / 180)) / 2;
+        QVERIFY(std::abs(sd - std::sqrt(-2 * std::log(r)) * 180 / kPi) < 1e-9);
+        // Weighted: all weight on 90°.
+        Eigen::VectorXd w(4);
+        w << 0, 0, 0, 1;
+        a[3] = 90;
+        QVERIFY(std::abs(scenarios::circularMoments(a, w).first - 90) < 1e-9);
+        QVERIFY(scenarios::circularMoments(a, w).second < 1e-6);
     }
 
     void publishesIntermediateFiguresAndCancelsPromptly()
@@ -230,7 +260,7 @@ private slots:
         const auto end = std::chrono::steady_clock::now();
         const double seconds = std::chrono::duration<double>(end - start).count();
         QCOMPARE(published, 3); // nothing published after the flag was set
-        QCOMPARE(firstPlots, size_t(6));
+        QCOMPARE(firstPlots, size_t(10));
         QVERIFY2(seconds < 10, qPrintable(QString::number(seconds)));
         QVERIFY2(std::chrono::duration<double>(end - cancelledAt).count() < 2,
                  qPrintable(QString::number(std::chrono::duration<double>(end - cancelledAt).count())));

@@ -182,6 +182,77 @@ private slots:
         QVERIFY(!view->axisRect(plots));
     }
 
+    // A corner layout: plots in the cells they name, one legend for all in the empty top-right
+    // cell, and hiding a name there hides it in every plot.
+    void explicitGridWithSharedLegend()
+    {
+        Figure f;
+        const std::pair<int, int> cells[3] = {{0, 0}, {1, 0}, {1, 1}};
+        for (int i = 0; i < 3; ++i) {
+            Plot p;
+            p.title = "cell " + std::to_string(i);
+            p.row = cells[i].first;
+            p.column = cells[i].second;
+            p.legend = LegendPlace::Shared;
+            p.showTitle = false;
+            p.series = {line("a", i + 1.0), line("b", -1.0 - i)};
+            if (i == 2)
+                p.series.push_back(line("only here", 0.5));
+            f.plots.push_back(p);
+        }
+        auto view = shownView(f);
+        const QRect r00 = view->axisRect(0)->outerRect(), r10 = view->axisRect(1)->outerRect(),
+                    r11 = view->axisRect(2)->outerRect();
+        QVERIFY(r10.top() > r00.bottom() - 1 && r10.left() == r00.left());
+        QCOMPARE(r11.top(), r10.top());
+        QVERIFY(r11.left() > r10.right() - 1);
+        QCOMPARE(view->axisRect(1)->rect().left(), view->axisRect(0)->rect().left());  // column aligned
+        QCOMPARE(view->axisRect(2)->rect().bottom(), view->axisRect(1)->rect().bottom());  // row aligned
+        for (int i = 0; i < 3; ++i)
+            QVERIFY(!legendOf(view->axisRect(i)));
+
+        // The legend sits in the empty cell (0, 1), right of the first plot, each name once.
+        QCPLegend* legend = nullptr;
+        for (int i = 0; i < view->customPlot()->axisRectCount() && !legend; ++i) {
+            QCPAxisRect* rect = view->customPlot()->axisRect(i);
+            if (rect->axes().isEmpty())
+                legend = legendOf(rect);
+        }
+        QVERIFY(legend);
+        QCOMPARE(legendNames(legend), QStringList({"a", "b", "only here"}));
+        QVERIFY(legend->outerRect().left() > r00.right() && legend->outerRect().bottom() < r11.top());
+
+        QTest::mouseClick(view->customPlot(), Qt::LeftButton, {}, legend->item(1)->rect().center());
+        for (int i = 0; i < 3; ++i) {
+            QVERIFY(!view->isSeriesVisible(i, "b"));
+            QVERIFY(view->isSeriesVisible(i, "a"));
+        }
+        QCOMPARE(plottablesOf<QCPGraph>(view->axisRect(2)).size(), 3);
+        const auto graphs = plottablesOf<QCPGraph>(view->axisRect(1));
+        QCOMPARE(std::count_if(graphs.begin(), graphs.end(), [](QCPGraph* g) { return g->visible(); }), 1);
+
+        // Exporting takes the hidden entry out of the shared legend and puts it back after.
+        QVERIFY(!view->toImage(400, 300).isNull());
+        QCOMPARE(legendNames(legend), QStringList({"a", "b", "only here"}));
+    }
+
+    // Two plots naming one cell: the figure flows as if it named none, and nothing is lost.
+    void clashingCellsFlow()
+    {
+        Figure f;
+        for (int i = 0; i < 2; ++i) {
+            Plot p;
+            p.title = "plot " + std::to_string(i);
+            p.row = 0;
+            p.column = 0;
+            p.series = {line("s", i + 1.0)};
+            f.plots.push_back(p);
+        }
+        auto view = shownView(f);
+        QCOMPARE(view->customPlot()->axisRectCount(), 2);
+        QVERIFY(view->axisRect(1)->outerRect().top() > view->axisRect(0)->outerRect().top());
+    }
+
     void seriesKinds_data()
     {
         QTest::addColumn<int>("kind");

@@ -7,6 +7,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <set>
 
 namespace evx {
 
@@ -27,6 +28,7 @@ bool sameStructure(const Figure& a, const Figure& b)
         const Plot& p = a.plots[i];
         const Plot& q = b.plots[i];
         if (p.title != q.title || p.xLabel != q.xLabel || p.yLabel != q.yLabel || p.logY != q.logY ||
+            p.row != q.row || p.column != q.column || p.legend != q.legend || p.showTitle != q.showTitle ||
             p.series.size() != q.series.size() || p.bands.size() != q.bands.size() ||
             p.heatMaps.size() != q.heatMaps.size() || hasIntegerBars(p) != hasIntegerBars(q))
             return false;
@@ -121,7 +123,31 @@ QCPAxisRect* PlotView::axisRect(int plotIndex) const
 
 QString PlotView::keyFor(int plotIndex, const QString& name) const
 {
-    return QString::fromStdString(m_figure.plots[static_cast<std::size_t>(plotIndex)].title) + QLatin1Char('/') + name;
+    const Plot& plot = m_figure.plots[static_cast<std::size_t>(plotIndex)];
+    if (plot.legend == LegendPlace::Shared)
+        return QStringLiteral("(shared legend)/") + name;
+    return QString::fromStdString(plot.title) + QLatin1Char('/') + name;
+}
+
+bool PlotView::hasExplicitGrid() const
+{
+    // A figure with a plot left out, or two plots in one cell, flows like one with none.
+    std::set<std::pair<int, int>> cells;
+    for (const Plot& p : m_figure.plots)
+        if (p.row < 0 || p.column < 0 || !cells.insert({p.row, p.column}).second)
+            return false;
+    return !cells.empty();
+}
+
+std::vector<QCPLegend*> PlotView::legends() const
+{
+    std::vector<QCPLegend*> all;
+    for (const PlotItems& p : m_plots)
+        if (p.legend)
+            all.push_back(p.legend);
+    if (m_sharedLegend && std::find(all.begin(), all.end(), m_sharedLegend) == all.end())
+        all.push_back(m_sharedLegend);
+    return all;
 }
 
 void PlotView::setFigure(const Figure& figure)
@@ -151,19 +177,37 @@ void PlotView::rebuild()
         layout->addElement(0, 0, text);
         return;
     }
-    const int columns = count > 3 ? 2 : 1;
-    for (int c = 0; c < std::min(columns, count); ++c)
-        m_marginGroups.push_back(new QCPMarginGroup(m_plot));  // aligns the y axes of a column
+    // Either every plot names its cell, or they flow into one column (two beyond three plots).
+    const bool explicitGrid = hasExplicitGrid();
+    const int flowColumns = count > 3 ? 2 : 1;
+    auto cellOf = [&](int i) {
+        const Plot& p = m_figure.plots[static_cast<std::size_t>(i)];
+        return explicitGrid ? std::pair(p.row, p.column) : std::pair(i / flowColumns, i % flowColumns);
+    };
+    int rows = 0, columns = 0;
+    for (int i = 0; i < count; ++i) {
+        rows = std::max(rows, cellOf(i).first + 1);
+        columns = std::max(columns, cellOf(i).second + 1);
+    }
+    std::vector<QCPMarginGroup*> columnGroups, rowGroups;  // align the axes of a column / a row
+    for (int c = 0; c < columns; ++c)
+        columnGroups.push_back(new QCPMarginGroup(m_plot));
+    if (explicitGrid)
+        for (int r = 0; r < rows; ++r)
+            rowGroups.push_back(new QCPMarginGroup(m_plot));
+    m_marginGroups.insert(m_marginGroups.end(), columnGroups.begin(), columnGroups.end());
+    m_marginGroups.insert(m_marginGroups.end(), rowGroups.begin(), rowGroups.end());
 
     m_plots.resize(static_cast<std::size_t>(count));
     for (int i = 0; i < count; ++i) {
+        const auto [row, column] = cellOf(i);
         auto* cell = new QCPLayoutGrid;
-        layout->addElement(i / columns, i % columns, cell);
+        layout->addElement(row, column, cell);
         cell->setRowSpacing(0);
         cell->setColumnSpacing(4);
         const Plot& plot = m_figure.plots[static_cast<std::size_t>(i)];
         int rectRow = 0;
-        if (!plot.title.empty()) {
+        if (!plot.title.empty() && plot.showTitle) {
             auto* title = new QCPTextElement(m_plot, QString::fromStdString(plot.title), sizedFont(font(), 11, true));
             title->setMargins(QMargins(4, 4, 4, 0));
             cell->addElement(0, 0, title);
@@ -171,10 +215,14 @@ void PlotView::rebuild()
         }
         auto* rect = new QCPAxisRect(m_plot, true);
         cell->addElement(rectRow, 0, rect);
-        rect->setMarginGroup(QCP::msLeft, m_marginGroups[static_cast<std::size_t>(i % columns)]);
+        rect->setMarginGroup(QCP::msLeft | (explicitGrid ? QCP::msRight : QCP::msNone),
+                             columnGroups[static_cast<std::size_t>(column)]);
+        if (explicitGrid)
+            rect->setMarginGroup(QCP::msTop | QCP::msBottom, rowGroups[static_cast<std::size_t>(row)]);
         m_plots[static_cast<std::size_t>(i)].rect = rect;
         buildPlot(i, cell, rectRow);
     }
+    buildSharedLegend();
     layout->setColumnSpacing(12);
     layout->setRowSpacing(6);
     createHoverItems();
@@ -205,10 +253,9 @@ bool PlotView::updateData()
 void PlotView::clearPlot()
 {
     m_hoverPlot = -1;
-    for (PlotItems& p : m_plots) {
-        if (p.legend)
-            p.legend->clearItems();  // while the plottables they point to still exist
-    }
+    for (QCPLegend* legend : legends())
+        legend->clearItems();  // while the plottables they point to still exist
+    m_sharedLegend = nullptr;
     m_plot->clearItems();
     m_hoverLine = nullptr;
     m_hoverText = nullptr;

@@ -34,6 +34,7 @@ class QCPItemStraightLine;
 class QCPItemTracer;
 class QCPLayer;
 class QCPLayoutGrid;
+class QCPLayoutInset;
 class QCPLegend;
 class QCPMarginGroup;
 class QMouseEvent;
@@ -115,7 +116,9 @@ private:
     void rebuild();
     bool updateData();  // false if the plottables no longer fit the data
     void clearPlot();
-    QString keyFor(int plotIndex, const QString& name) const;
+    QString keyFor(int plotIndex, const QString& name) const;  // shared-legend plots share keys
+    bool hasExplicitGrid() const;  // every plot names its grid cell
+    std::vector<QCPLegend*> legends() const;
 
     // plot_view_build.cpp: plottables and items for one plot
     void buildPlot(int index, QCPLayoutGrid* cell, int rectRow);
@@ -126,6 +129,8 @@ private:
     QCPColorMap* addHeatMap(int index, const evx::HeatMap& map, QCPLayoutGrid* cell, int row, int column);
     void setHeatMapData(QCPColorMap* colourMap, const evx::HeatMap& map);
     void addMarkers(int index);
+    QCPLegend* newLegend(QCPLayoutInset* inset, Qt::Alignment alignment);
+    void buildSharedLegend();
 
     // plot_view_state.cpp: ranges, zoom lock, visibility
     void fitToData(int index);
@@ -159,6 +164,7 @@ private:
     std::vector<ViewLock> m_locks;  // by plot index
     std::vector<QCPMarginGroup*> m_marginGroups;
     std::vector<QCPBarsGroup*> m_barsGroups;
+    QCPLegend* m_sharedLegend = nullptr;  // for LegendPlace::Shared plots; owned by its layout
     QSet<QString> m_hidden;
 
     QCPLayer* m_overlay = nullptr;  // buffered layer: hover items replot alone

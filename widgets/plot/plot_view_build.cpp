@@ -145,8 +145,23 @@ void PlotView::buildPlot(int index, QCPLayoutGrid* cell, int rectRow)
     }
     addMarkers(index);
 
+    if (plot.legend != LegendPlace::Inside)
+        return;  // buildSharedLegend lists it
+    QCPLegend* legend = newLegend(rect->insetLayout(), Qt::AlignTop | Qt::AlignRight);
+    items.legend = legend;
+    for (Entry& e : items.entries) {
+        e.plottables.front()->addToLegend(legend);
+        e.legendItem = legend->itemWithPlottable(e.plottables.front());
+        e.legendItem->setMargins(QMargins(0, 1, 0, 2));  // items clip to their rect: room for descenders
+        applyVisibility(index, e);
+    }
+    legend->setVisible(legend->itemCount() > 0);
+}
+
+QCPLegend* PlotView::newLegend(QCPLayoutInset* inset, Qt::Alignment alignment)
+{
     auto* legend = new QCPLegend;
-    rect->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignRight);
+    inset->addElement(legend, alignment);  // gives it its QCustomPlot, which setLayer needs
     legend->setLayer(QStringLiteral("legend"));
     legend->setBrush(QColor(255, 255, 255, 210));
     legend->setBorderPen(QPen(QColor(0, 0, 0, 70)));
@@ -155,12 +170,45 @@ void PlotView::buildPlot(int index, QCPLayoutGrid* cell, int rectRow)
     legend->setRowSpacing(0);
     legend->setMargins(QMargins(6, 3, 6, 3));
     legend->setSelectableParts(QCPLegend::spNone);
-    items.legend = legend;
-    for (Entry& e : items.entries) {
-        e.plottables.front()->addToLegend(legend);
-        e.legendItem = legend->itemWithPlottable(e.plottables.front());
-        e.legendItem->setMargins(QMargins(0, 1, 0, 2));  // items clip to their rect: room for descenders
-        applyVisibility(index, e);
+    return legend;
+}
+
+void PlotView::buildSharedLegend()
+{
+    std::vector<int> shared;
+    for (std::size_t i = 0; i < m_figure.plots.size(); ++i)
+        if (m_figure.plots[i].legend == LegendPlace::Shared)
+            shared.push_back(static_cast<int>(i));
+    if (shared.empty())
+        return;
+    // A corner plot leaves the top row's right-hand cells empty: the legend gets one to itself,
+    // framed by an axis rect without axes (the only layout element with an inset layout).
+    QCPLayoutGrid* layout = m_plot->plotLayout();
+    QCPLegend* legend = nullptr;
+    for (int c = layout->columnCount() - 1; hasExplicitGrid() && c >= 0 && !legend; --c) {
+        if (layout->hasElement(0, c))
+            continue;
+        auto* host = new QCPAxisRect(m_plot, false);
+        layout->addElement(0, c, host);
+        legend = newLegend(host->insetLayout(), Qt::AlignCenter);
+    }
+    if (!legend) {
+        PlotItems& first = m_plots[static_cast<std::size_t>(shared.front())];
+        legend = newLegend(first.rect->insetLayout(), Qt::AlignTop | Qt::AlignRight);
+        first.legend = legend;  // placeLegend moves it to the freest corner of this plot
+    }
+    m_sharedLegend = legend;
+    QSet<QString> listed;
+    for (int index : shared) {
+        for (Entry& e : m_plots[static_cast<std::size_t>(index)].entries) {
+            if (!listed.contains(e.name)) {
+                listed.insert(e.name);
+                e.plottables.front()->addToLegend(legend);
+                e.legendItem = legend->itemWithPlottable(e.plottables.front());
+                e.legendItem->setMargins(QMargins(0, 1, 0, 2));
+            }
+            applyVisibility(index, e);
+        }
     }
     legend->setVisible(legend->itemCount() > 0);
 }

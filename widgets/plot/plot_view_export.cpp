@@ -19,22 +19,21 @@ public:
         , m_overlayVisible(view.m_overlay->visible())
     {
         m_view.m_overlay->setVisible(false);
+        for (QCPLegend* legend : m_view.legends()) {
+            Saved saved{legend, {}, legend->visible()};
+            for (int i = 0; i < legend->itemCount(); ++i)
+                saved.items.push_back(legend->item(i));
+            m_saved.push_back(std::move(saved));
+        }
         for (std::size_t i = 0; i < m_view.m_plots.size(); ++i) {
-            PlotItems& p = m_view.m_plots[i];
-            if (!p.legend)
-                continue;
-            m_legendVisible.push_back(p.legend->visible());
-            bool changed = false;
-            for (Entry& e : p.entries) {
-                if (e.legendItem && m_view.m_hidden.contains(m_view.keyFor(static_cast<int>(i), e.name))) {
-                    p.legend->take(e.legendItem);
-                    e.legendItem->setVisible(false);  // a taken layerable would still be drawn
-                    changed = true;
-                }
-            }
-            if (changed) {
-                p.legend->simplify();
-                p.legend->setVisible(p.legend->itemCount() > 0 && p.legend->visible());
+            for (Entry& e : m_view.m_plots[i].entries) {
+                if (!e.legendItem || !m_view.m_hidden.contains(m_view.keyFor(static_cast<int>(i), e.name)))
+                    continue;
+                QCPLegend* legend = e.legendItem->parentLegend();
+                legend->take(e.legendItem);
+                e.legendItem->setVisible(false);  // a taken layerable would still be drawn
+                legend->simplify();
+                legend->setVisible(legend->itemCount() > 0 && legend->visible());
             }
         }
     }
@@ -42,28 +41,20 @@ public:
     ~ExportScope()
     {
         m_view.m_overlay->setVisible(m_overlayVisible);
-        std::size_t k = 0;
-        for (PlotItems& p : m_view.m_plots) {
-            if (!p.legend)
-                continue;
-            bool taken = false;
-            for (const Entry& e : p.entries)
-                taken = taken || (e.legendItem && !p.legend->hasItem(e.legendItem));
-            if (taken) {
-                // Re-add every item so the legend order stays the entry order.
-                for (const Entry& e : p.entries) {
-                    if (e.legendItem && p.legend->hasItem(e.legendItem))
-                        p.legend->take(e.legendItem);
+        for (const Saved& saved : m_saved) {
+            if (saved.legend->itemCount() != static_cast<int>(saved.items.size())) {
+                // Re-add every item so the legend keeps its order.
+                for (QCPAbstractLegendItem* item : saved.items) {
+                    if (saved.legend->hasItem(item))
+                        saved.legend->take(item);
                 }
-                p.legend->simplify();
-                for (const Entry& e : p.entries) {
-                    if (e.legendItem) {
-                        p.legend->addItem(e.legendItem);
-                        e.legendItem->setVisible(true);
-                    }
+                saved.legend->simplify();
+                for (QCPAbstractLegendItem* item : saved.items) {
+                    saved.legend->addItem(item);
+                    item->setVisible(true);
                 }
             }
-            p.legend->setVisible(m_legendVisible[k++]);
+            saved.legend->setVisible(saved.visible);
         }
         m_view.m_plot->replot(QCustomPlot::rpQueuedReplot);
     }
@@ -72,9 +63,14 @@ public:
     ExportScope& operator=(const ExportScope&) = delete;
 
 private:
+    struct Saved {
+        QCPLegend* legend;
+        std::vector<QCPAbstractLegendItem*> items;
+        bool visible;
+    };
     PlotView& m_view;
     bool m_overlayVisible;
-    std::vector<bool> m_legendVisible;
+    std::vector<Saved> m_saved;
 };
 
 QImage PlotView::toImage(int width, int height)

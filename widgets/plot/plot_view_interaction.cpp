@@ -140,11 +140,9 @@ void PlotView::onWheel(QWheelEvent* event)
 
 void PlotView::onLegendClick(QCPLegend* legend, QCPAbstractLegendItem* item)
 {
-    if (!item)
+    if (!item || !legend)
         return;
     for (std::size_t i = 0; i < m_plots.size(); ++i) {
-        if (m_plots[i].legend != legend)
-            continue;
         for (const Entry& e : m_plots[i].entries) {
             if (e.legendItem == item) {
                 const int index = static_cast<int>(i);

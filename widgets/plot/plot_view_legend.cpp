@@ -37,9 +37,9 @@ void PlotView::placeLegend(int index)
     const QSize legendSize = items.legend->minimumOuterSizeHint();
     QSizeF rectSize = items.rect->rect().size();
     if (rectSize.width() < 50 || rectSize.height() < 50) {
-        const int columns = m_figure.plots.size() > 3 ? 2 : 1;
-        const int rows = int((m_figure.plots.size() + columns - 1) / columns);
-        rectSize = QSizeF(0.85 * width() / columns, 0.75 * height() / std::max(rows, 1));
+        const QCPLayoutGrid* grid = m_plot->plotLayout();
+        rectSize = QSizeF(0.85 * width() / std::max(grid->columnCount(), 1),
+                          0.75 * height() / std::max(grid->rowCount(), 1));
     }
     const double wf = std::min(0.9, (legendSize.width() + 24) / std::max(rectSize.width(), 1.0));
     const double hf = std::min(0.9, (legendSize.height() + 20) / std::max(rectSize.height(), 1.0));

@@ -234,13 +234,20 @@ void PlotView::setSeriesVisible(int plotIndex, const QString& seriesName, bool v
         m_hidden.remove(key);
     else
         m_hidden.insert(key);
-    for (Entry& e : m_plots[static_cast<std::size_t>(plotIndex)].entries) {
-        if (e.name == seriesName)
-            applyVisibility(plotIndex, e);
+    // Plots sharing a legend share the key: the series goes in all of them.
+    for (std::size_t i = 0; i < m_plots.size(); ++i) {
+        const int index = static_cast<int>(i);
+        bool touched = false;
+        for (Entry& e : m_plots[i].entries) {
+            if (e.name == seriesName && keyFor(index, e.name) == key) {
+                applyVisibility(index, e);
+                touched = true;
+            }
+        }
+        // An unzoomed plot keeps fitting what is visible.
+        if (touched && !isUserZoomed(index))
+            fitToData(index);
     }
-    // An unzoomed plot keeps fitting what is visible.
-    if (!isUserZoomed(plotIndex))
-        fitToData(plotIndex);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -3,6 +3,7 @@
 #include "core/errors.h"
 #include "models/kepler_orbit.h"
 #include "scenarios/uncertain_evidence/evidence_figure.h"
+#include "scenarios/uncertain_evidence/kepler_figure.h"
 #include "scenarios/uncertain_evidence/kepler_inference.h"
 #include "scenarios/uncertain_evidence/sample_plots.h"
 
@@ -17,151 +18,7 @@ namespace evx::scenarios {
 namespace {
 
 constexpr double kMinutesPerDay = 1440;
-constexpr int kBins = 40;
-constexpr int kContourBins = 32;
 constexpr double kPublishInterval = 0.1; // s between intermediate figures
-
-// One reading's draws; weights empty means equal weights.
-struct Draws {
-    Eigen::MatrixXd samples;
-    bool empty() const { return samples.rows() == 0; }
-};
-
-struct Dimension {
-    const char* key;   // summary key
-    const char* label; // axis label
-    const char* name;  // in titles
-};
-constexpr Dimension kDims[4] = {{"P", "P − P_true (minutes)", "the period P"},
-                                {"e", "eccentricity e", "the eccentricity e"},
-                                {"omega", "argument of periapsis ω (deg)", "the argument of periapsis ω"},
-                                {"omega_plus_m", "ω + M (deg)", "the phase ω + M"}};
-
-// Column k of the draws as displayed (P as minutes from the true period).
-Eigen::VectorXd shown(const Draws& d, int k, double truePeriod)
-{
-    Eigen::VectorXd v = d.samples.col(k);
-    if (k == 0)
-        v = (v.array() - truePeriod) * kMinutesPerDay;
-    return v;
-}
-
-struct Truth {
-    double period, e, omega, lambda;
-};
-
-Figure buildFigure(const Draws* readings[3], const Truth& truth)
-{
-    constexpr Reading kOrder[3] = {Reading::Jeffrey, Reading::Virtual, Reading::Distributional};
-    const Eigen::VectorXd noWeights;
-    // Shared ranges: from the 0.5 % to the 99.5 % quantile over every reading present.
-    double lo[4], hi[4];
-    for (int k = 0; k < 4; ++k) {
-        lo[k] = INFINITY;
-        hi[k] = -INFINITY;
-        for (int r = 0; r < 3; ++r) {
-            if (readings[r]->empty())
-                continue;
-            const Eigen::VectorXd v = shown(*readings[r], k, truth.period);
-            lo[k] = std::min(lo[k], weightedQuantile(v, noWeights, 0.005));
-            hi[k] = std::max(hi[k], weightedQuantile(v, noWeights, 0.995));
-        }
-        if (!std::isfinite(lo[k]) || !(hi[k] > lo[k])) {
-            lo[k] = k == 0 ? -10 : 0;
-            hi[k] = k == 0 ? 10 : (k == 1 ? 0.15 : 360);
-        }
-        const double pad = 0.08 * (hi[k] - lo[k]);
-        lo[k] -= pad;
-        hi[k] += pad;
-    }
-    lo[1] = std::max(lo[1], 0.0);
-    hi[1] = std::min(hi[1], 0.15);
-    lo[2] = std::max(lo[2], 0.0);
-    hi[2] = std::min(hi[2], 360.0);
-    const double truthShown[4] = {0, truth.e, truth.omega, truth.lambda};
-
-    Figure figure;
-    for (int k = 0; k < 4; ++k) {
-        Plot p;
-        p.title = std::string("Posterior of ") + kDims[k].name;
-        p.xLabel = kDims[k].label;
-        p.yLabel = k == 0 ? "density (1/minute)" : (k == 1 ? "density" : "density (1/deg)");
-        for (int r = 0; r < 3; ++r) {
-            if (readings[r]->empty())
-                continue;
-            const ReadingStyle st = readingStyle(kOrder[r]);
-            p.series.push_back(histogramSeries(st.legend, shown(*readings[r], k, truth.period), noWeights,
-                                               lo[k], hi[k], kBins, st.colour, st.dashed));
-        }
-        if (k == 1 || k == 2) {
-            // The prior, flat on [0, e_max] or [0°, 360°]: drawn as a box so the axis starts at
-            // 0 and a flat posterior reads as flat, not as magnified noise.
-            const double top = k == 1 ? 1 / 0.15 : 1 / 360.0, right = k == 1 ? 0.15 : 360.0;
-            Series prior;
-            prior.name = "Prior";
-            prior.colour = kReferenceColour;
-            prior.dashed = true;
-            prior.x = {0};
-            prior.y = {0};
-            for (int i = 0; i <= 20; ++i) {
-                prior.x.push_back(right * i / 20);
-                prior.y.push_back(top);
-            }
-            prior.x.push_back(right);
-            prior.y.push_back(0);
-            p.series.push_back(std::move(prior));
-        }
-        p.markers.push_back({"true value", truthShown[k]});
-        figure.plots.push_back(std::move(p));
-    }
-    // The two pairs that carry the structure: P with the phase ω + M (the identified pair), and
-    // ω with ω + M (which moves with e cos ω: the transit time pins ω + M only given e and ω).
-    const int pairs[2][2] = {{0, 3}, {2, 3}};
-    for (const auto& pair : pairs) {
-        const int a = pair[0], b = pair[1];
-        Plot p;
-        p.title = std::string(a == 0 ? "ω + M against P" : "ω + M against ω") + ": 68 % and 95 % regions";
-        p.xLabel = kDims[a].label;
-        p.yLabel = kDims[b].label;
-        for (int r = 0; r < 3; ++r) {
-            if (readings[r]->empty())
-                continue;
-            const ReadingStyle st = readingStyle(kOrder[r]);
-            p.series.push_back(hpdContourSeries(
-                st.legend, shown(*readings[r], a, truth.period), shown(*readings[r], b, truth.period),
-                noWeights, lo[a], hi[a], lo[b], hi[b], kContourBins, {0.68, 0.95}, st.colour, st.dashed));
-        }
-        // The true orbit as a thin crosshair across the plot (a line series, so it reads at any zoom).
-        Series t;
-        t.name = "True orbit";
-        t.colour = kReferenceColour;
-        t.dashed = true;
-        constexpr int kCrossPoints = 21;
-        for (int i = 0; i < kCrossPoints; ++i) {
-            t.x.push_back(lo[a] + (hi[a] - lo[a]) * i / (kCrossPoints - 1));
-            t.y.push_back(truthShown[b]);
-        }
-        t.x.push_back(std::numeric_limits<double>::quiet_NaN());
-        t.y.push_back(std::numeric_limits<double>::quiet_NaN());
-        for (int i = 0; i < kCrossPoints; ++i) {
-            t.x.push_back(truthShown[a]);
-            t.y.push_back(lo[b] + (hi[b] - lo[b]) * i / (kCrossPoints - 1));
-        }
-        p.series.push_back(std::move(t));
-        figure.plots.push_back(std::move(p));
-    }
-    for (int r = 0; r < 3; ++r) {
-        if (readings[r]->empty())
-            continue;
-        const std::string key = readingStyle(kOrder[r]).summaryKey;
-        for (int k = 0; k < 4; ++k) {
-            const auto [mean, sd] = weightedMoments(readings[r]->samples.col(k), noWeights);
-            figure.summary.set(key + "." + kDims[k].key + ".mean", mean);
-            figure.summary.set(key + "." + kDims[k].key + ".sd", sd);
-        }
-    }
-    return figure;
-}
 
 // Var[t_n] under the base model's prior predictive, by Monte Carlo over the prior (there is no
 // closed form: t_n is a nonlinear function of the uniform phase and of e and ω); the smallest
@@ -253,7 +110,7 @@ Figure KeplerScenario::run(const ParameterValues& input, const RunContext& conte
     const int n = int(v.at("n_transits"));
     const double sigmaE = v.at("sigma_evidence") / kMinutesPerDay,
                  sigmaM = v.at("sigma_model") / kMinutesPerDay;
-    const Truth truth{210, v.at("true_e"), v.at("true_omega"), v.at("true_omega_plus_m")};
+    const KeplerTruth truth{210, v.at("true_e"), v.at("true_omega"), v.at("true_omega_plus_m")};
     const KeplerPriors priors;
     std::vector<double> observed =
         models::transitTimes({truth.period, truth.e, truth.omega, truth.lambda}, n);
@@ -272,15 +129,15 @@ Figure KeplerScenario::run(const ParameterValues& input, const RunContext& conte
     options.progressEvery = 20;
     options.progressDiagnostics = false;
 
-    Draws jeffrey, virtualEv, distributional;
-    const Draws* readings[3] = {&jeffrey, &virtualEv, &distributional};
+    Eigen::MatrixXd jeffrey, virtualEv, distributional;
+    const Eigen::MatrixXd* readings[3] = {&jeffrey, &virtualEv, &distributional};
     auto lastPublish = Clock::now() - std::chrono::seconds(1);
     double firstFigureSeconds = -1;
     const int totalRuns = 2 + int(v.at("n_e"));
     auto publish = [&](double fraction, bool force) {
         if (!force && std::chrono::duration<double>(Clock::now() - lastPublish).count() < kPublishInterval)
             return;
-        Figure partial = buildFigure(readings, truth);
+        Figure partial = keplerCornerFigure(readings, truth);
         applyEmphasis(partial, v);
         context.publish(partial, fraction);
         lastPublish = Clock::now();
@@ -289,23 +146,23 @@ Figure KeplerScenario::run(const ParameterValues& input, const RunContext& conte
     };
 
     // Virtual evidence first: one run, and the reading the others are compared with.
-    auto progressOf = [&](Draws& target, int runIndex) {
+    auto progressOf = [&](Eigen::MatrixXd& target, int runIndex) {
         return [&publish, totalRuns, runIndex, out = &target](const sampling::EnsembleResult& soFar,
                                                               double fraction) {
-            out->samples = soFar.samples;
+            *out = soFar.samples;
             publish((runIndex + fraction) / totalRuns, false);
         };
     };
     const double veNoise = std::hypot(sigmaM, sigmaE);
     const SampledPosterior ve =
         sampleKepler(observed, veNoise, priors, options, context, progressOf(virtualEv, 0));
-    virtualEv.samples = ve.samples;
+    virtualEv = ve.samples;
     publish(1.0 / totalRuns, true);
 
     options.seed += 1;
     const SampledPosterior de =
         sampleKepler(observed, sigmaM, priors, options, context, progressOf(distributional, 1));
-    distributional.samples = de.samples;
+    distributional = de.samples;
     publish(2.0 / totalRuns, true);
 
     // Jeffrey's rule: an expected posterior over t ~ q(t | t̂), by n_e honest inner runs.
@@ -336,10 +193,10 @@ Figure KeplerScenario::run(const ParameterValues& input, const RunContext& conte
             Eigen::Index rows = 0;
             for (const auto& p : pieces)
                 rows += p.rows();
-            jeffrey.samples.resize(rows, 4);
+            jeffrey.resize(rows, 4);
             rows = 0;
             for (const auto& p : pieces) {
-                jeffrey.samples.middleRows(rows, p.rows()) = p;
+                jeffrey.middleRows(rows, p.rows()) = p;
                 rows += p.rows();
             }
             publish((2.0 + s + 1) / totalRuns, s + 1 == nE);
@@ -347,7 +204,7 @@ Figure KeplerScenario::run(const ParameterValues& input, const RunContext& conte
     }
     const double jrSeconds = std::chrono::duration<double>(Clock::now() - jrStart).count();
 
-    Figure figure = buildFigure(readings, truth);
+    Figure figure = keplerCornerFigure(readings, truth);
     Summary& sm = figure.summary;
     // The summary holds only what the seeds determine; wall-clock costs go to the table below.
     sm.set("virtual.ess", ve.effectiveSampleSize);
@@ -364,7 +221,7 @@ Figure KeplerScenario::run(const ParameterValues& input, const RunContext& conte
     if (nE > 1) {
         const Eigen::VectorXd m = innerMeans.col(0);
         const double varMeans = (m.array() - m.mean()).square().sum() / (nE - 1);
-        const auto [mean, sd] = weightedMoments(jeffrey.samples.col(0), Eigen::VectorXd());
+        const auto [mean, sd] = weightedMoments(jeffrey.col(0), Eigen::VectorXd());
         sm.set("jeffrey.ess_p_mean", varMeans > 0 ? sd * sd * nE / varMeans : double(nE));
     }
     const double varT = priorPredictiveVariance(n, sigmaM, priors);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numbers>
 #include <numeric>
 #include <vector>
 
@@ -32,6 +33,25 @@ std::pair<double, double> weightedMoments(const Eigen::VectorXd& v, const Eigen:
     for (Eigen::Index i = 0; i < v.size(); ++i)
         s2 += weightOf(w, i) * (v[i] - mean) * (v[i] - mean);
     return {mean, std::sqrt(s2 / s0)};
+}
+
+std::pair<double, double> circularMoments(const Eigen::VectorXd& degrees, const Eigen::VectorXd& w)
+{
+    constexpr double kRadPerDeg = std::numbers::pi / 180;
+    double s0 = 0, c = 0, s = 0;
+    for (Eigen::Index i = 0; i < degrees.size(); ++i) {
+        const double wi = weightOf(w, i);
+        s0 += wi;
+        c += wi * std::cos(degrees[i] * kRadPerDeg);
+        s += wi * std::sin(degrees[i] * kRadPerDeg);
+    }
+    if (!(s0 > 0))
+        return {kNaN, kNaN};
+    double mean = std::atan2(s, c) / kRadPerDeg;
+    if (mean < 0)
+        mean += 360;
+    const double resultant = std::min(1.0, std::hypot(c, s) / s0);
+    return {mean, std::sqrt(-2 * std::log(resultant)) / kRadPerDeg};
 }
 
 double weightedQuantile(const Eigen::VectorXd& v, const Eigen::VectorXd& w, double p)

@@ -24,6 +24,11 @@ Series hpdContourSeries(std::string name, const Eigen::VectorXd& x, const Eigen:
 // Weighted mean and sd.
 std::pair<double, double> weightedMoments(const Eigen::VectorXd& values, const Eigen::VectorXd& weights);
 
+// Circular mean (in [0, 360)) and circular sd √(−2 ln R̄) of angles in degrees, R̄ the mean
+// resultant length. An angle's ordinary mean puts 350° and 10° at 180°; this puts them at 0°.
+// A near-uniform angle has R̄ → 0 and an sd beyond 100°: its mean is then arbitrary.
+std::pair<double, double> circularMoments(const Eigen::VectorXd& degrees, const Eigen::VectorXd& weights);
+
 // The weighted p-quantile (p in [0, 1]).
 double weightedQuantile(const Eigen::VectorXd& values, const Eigen::VectorXd& weights, double p);
 

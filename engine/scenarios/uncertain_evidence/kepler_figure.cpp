@@ -1,0 +1,189 @@
+#include "scenarios/uncertain_evidence/kepler_figure.h"
+
+#include "scenarios/uncertain_evidence/evidence_figure.h"
+#include "scenarios/uncertain_evidence/sample_plots.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+namespace evx::scenarios {
+namespace {
+
+constexpr double kMinutesPerDay = 1440;
+constexpr int kDims = 4;
+constexpr int kBins = 40;
+constexpr int kContourBins = 32;
+constexpr Reading kOrder[3] = {Reading::Jeffrey, Reading::Virtual, Reading::Distributional};
+
+struct Dimension {
+    const char* key;    // summary key
+    const char* label;  // axis label
+    const char* name;   // in titles
+    bool angle;
+};
+constexpr Dimension kDim[kDims] = {{"P", "P − P_true (minutes)", "the period P", false},
+                                   {"e", "eccentricity e", "the eccentricity e", false},
+                                   {"omega", "ω (deg)", "the argument of periapsis ω", true},
+                                   {"omega_plus_m", "ω + M (deg)", "the phase ω + M", true}};
+
+// Column k of the draws as displayed (P as minutes from the true period).
+Eigen::VectorXd shown(const Eigen::MatrixXd& draws, int k, double truePeriod)
+{
+    Eigen::VectorXd v = draws.col(k);
+    if (k == 0)
+        v = (v.array() - truePeriod) * kMinutesPerDay;
+    return v;
+}
+
+struct Ranges {
+    double lo[kDims], hi[kDims];
+};
+
+// Shared by a column's plots: the 0.5 % to 99.5 % quantiles over every reading present,
+// padded, clipped to the prior's support.
+Ranges displayRanges(const Eigen::MatrixXd* readings[3], double truePeriod)
+{
+    const Eigen::VectorXd equal;
+    Ranges r;
+    for (int k = 0; k < kDims; ++k) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (int i = 0; i < 3; ++i) {
+            if (readings[i]->rows() == 0)
+                continue;
+            const Eigen::VectorXd v = shown(*readings[i], k, truePeriod);
+            lo = std::min(lo, weightedQuantile(v, equal, 0.005));
+            hi = std::max(hi, weightedQuantile(v, equal, 0.995));
+        }
+        if (!std::isfinite(lo) || !(hi > lo)) {
+            lo = k == 0 ? -10 : 0;
+            hi = k == 0 ? 10 : (k == 1 ? 0.15 : 360);
+        }
+        const double pad = 0.08 * (hi - lo);
+        r.lo[k] = lo - pad;
+        r.hi[k] = hi + pad;
+    }
+    r.lo[1] = std::max(r.lo[1], 0.0);
+    r.hi[1] = std::min(r.hi[1], 0.15);
+    for (int k : {2, 3}) {
+        r.lo[k] = std::max(r.lo[k], 0.0);
+        r.hi[k] = std::min(r.hi[k], 360.0);
+    }
+    return r;
+}
+
+// The flat prior of e on [0, e_max] or of ω on [0°, 360°), drawn as a box so the axis
+// starts at 0 and a flat posterior reads as flat, not as magnified noise.
+Series flatPrior(double right)
+{
+    Series prior;
+    prior.name = "Prior";
+    prior.colour = kReferenceColour;
+    prior.dashed = true;
+    prior.x = {0};
+    prior.y = {0};
+    for (int i = 0; i <= 20; ++i) {
+        prior.x.push_back(right * i / 20);
+        prior.y.push_back(1 / right);
+    }
+    prior.x.push_back(right);
+    prior.y.push_back(0);
+    return prior;
+}
+
+// The true orbit as a thin crosshair across a pair plot (a line series, so it reads at any zoom).
+Series crosshair(double x, double y, const Ranges& r, int a, int b)
+{
+    constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+    constexpr int kPoints = 21;
+    Series t;
+    t.name = "True orbit";
+    t.colour = 5;  // reddish purple: apart from the readings and from the black prior
+    t.dashed = true;
+    for (int i = 0; i < kPoints; ++i) {
+        t.x.push_back(r.lo[a] + (r.hi[a] - r.lo[a]) * i / (kPoints - 1));
+        t.y.push_back(y);
+    }
+    t.x.push_back(kNaN);
+    t.y.push_back(kNaN);
+    for (int i = 0; i < kPoints; ++i) {
+        t.x.push_back(x);
+        t.y.push_back(r.lo[b] + (r.hi[b] - r.lo[b]) * i / (kPoints - 1));
+    }
+    return t;
+}
+
+// Corner-plot cells: dimension k's density at (k, k); the pair (a, b), a < b, at row b,
+// column a. Axis labels on the outer edge only, as in a printed corner plot; one legend in
+// the empty top-right cell.
+Plot cornerCell(int row, int column)
+{
+    Plot p;
+    p.row = row;
+    p.column = column;
+    p.legend = LegendPlace::Shared;
+    p.showTitle = false;
+    if (row == kDims - 1)
+        p.xLabel = kDim[column].label;
+    if (column == 0)
+        p.yLabel = row == 0 ? "density (1/minute)" : kDim[row].label;
+    return p;
+}
+
+}  // namespace
+
+Figure keplerCornerFigure(const Eigen::MatrixXd* readings[3], const KeplerTruth& truth)
+{
+    const Eigen::VectorXd equal;
+    const Ranges r = displayRanges(readings, truth.period);
+    const double truthShown[kDims] = {0, truth.e, truth.omega, truth.lambda};
+
+    Figure figure;
+    for (int k = 0; k < kDims; ++k) {
+        Plot p = cornerCell(k, k);
+        p.title = std::string("Posterior of ") + kDim[k].name;
+        for (int i = 0; i < 3; ++i) {
+            if (readings[i]->rows() == 0)
+                continue;
+            const ReadingStyle st = readingStyle(kOrder[i]);
+            p.series.push_back(histogramSeries(st.legend, shown(*readings[i], k, truth.period), equal, r.lo[k],
+                                               r.hi[k], kBins, st.colour, st.dashed));
+        }
+        if (k == 1 || k == 2)
+            p.series.push_back(flatPrior(k == 1 ? 0.15 : 360.0));
+        p.markers.push_back({"true value", truthShown[k]});
+        figure.plots.push_back(std::move(p));
+    }
+    for (int a = 0; a < kDims; ++a) {
+        for (int b = a + 1; b < kDims; ++b) {
+            Plot p = cornerCell(b, a);
+            p.title = std::string(kDim[b].key) + " against " + kDim[a].key + ": 68 % and 95 % regions";
+            for (int i = 0; i < 3; ++i) {
+                if (readings[i]->rows() == 0)
+                    continue;
+                const ReadingStyle st = readingStyle(kOrder[i]);
+                p.series.push_back(hpdContourSeries(st.legend, shown(*readings[i], a, truth.period),
+                                                    shown(*readings[i], b, truth.period), equal, r.lo[a], r.hi[a],
+                                                    r.lo[b], r.hi[b], kContourBins, {0.68, 0.95}, st.colour,
+                                                    st.dashed));
+            }
+            p.series.push_back(crosshair(truthShown[a], truthShown[b], r, a, b));
+            figure.plots.push_back(std::move(p));
+        }
+    }
+    for (int i = 0; i < 3; ++i) {
+        if (readings[i]->rows() == 0)
+            continue;
+        const std::string key = readingStyle(kOrder[i]).summaryKey;
+        for (int k = 0; k < kDims; ++k) {
+            const Eigen::VectorXd v = readings[i]->col(k);
+            const auto [mean, sd] = kDim[k].angle ? circularMoments(v, equal) : weightedMoments(v, equal);
+            figure.summary.set(key + "." + kDim[k].key + ".mean", mean);
+            figure.summary.set(key + "." + kDim[k].key + ".sd", sd);
+        }
+    }
+    return figure;
+}
+
+}  // namespace evx::scenarios
