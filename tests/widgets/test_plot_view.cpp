@@ -1006,6 +1006,28 @@ private slots:
         QVERIFY2(view.axisRect(0)->axis(QCPAxis::atLeft)->range().upper > 1.1,
                  qPrintable(QString::number(view.axisRect(0)->axis(QCPAxis::atLeft)->range().upper)));
     }
+
+    // Six entries in a wide, short plot: the legend spreads over columns rather than taking
+    // most of the height; in a tall plot it stays one column.
+    void tallLegendWrapsInShortPlot()
+    {
+        std::vector<Series> series;
+        for (int i = 0; i < 6; ++i)
+            series.push_back(line("entry number " + std::to_string(i), i + 1.0));
+        const Figure f = onePlot(series);
+        for (const auto& [size, wraps] : {std::pair(QSize(1200, 260), true), std::pair(QSize(500, 900), false)}) {
+            PlotView view;
+            view.resize(size);
+            view.setFigure(f);
+            view.renderNow();
+            QCPLegend* legend = legendOf(view.axisRect(0));
+            QVERIFY(legend);
+            QCOMPARE(legend->itemCount(), 6);
+            QCOMPARE(legend->columnCount() > 1, wraps);
+            if (wraps)
+                QVERIFY(legend->outerRect().height() <= view.axisRect(0)->rect().height() / 2);
+        }
+    }
 };
 
 QTEST_MAIN(TestPlotView)

@@ -34,13 +34,26 @@ void PlotView::placeLegend(int index)
 
     // The legend's share of the rect; before the first layout the rect has no size yet, so
     // estimate it from the widget and the number of plots.
-    const QSize legendSize = items.legend->minimumOuterSizeHint();
     QSizeF rectSize = items.rect->rect().size();
     if (rectSize.width() < 50 || rectSize.height() < 50) {
         const QCPLayoutGrid* grid = m_plot->plotLayout();
         rectSize = QSizeF(0.85 * width() / std::max(grid->columnCount(), 1),
                           0.75 * height() / std::max(grid->rowCount(), 1));
     }
+    // A legend taller than a third of a wide, short plot spreads over up to three columns
+    // (read down each), so that it needs less room above the data.
+    const int entries = items.legend->itemCount();
+    for (int columns = 1; columns <= 3; ++columns) {
+        items.legend->setWrap((entries + columns - 1) / columns);
+        items.legend->setFillOrder(QCPLayoutGrid::foRowsFirst, true);  // re-lays the items
+        const QSize size = items.legend->minimumOuterSizeHint();
+        if (size.height() <= rectSize.height() / 3 || columns == 3 || entries <= columns)
+            break;
+        // Would the next layout still leave most of the width to the data?
+        if (size.width() * (columns + 1) / columns > 0.6 * rectSize.width())
+            break;
+    }
+    const QSize legendSize = items.legend->minimumOuterSizeHint();
     const double wf = std::min(0.9, (legendSize.width() + 24) / std::max(rectSize.width(), 1.0));
     const double hf = std::min(0.9, (legendSize.height() + 20) / std::max(rectSize.height(), 1.0));
 
