@@ -398,6 +398,23 @@ private slots:
         QCOMPARE(filled->data()->size(), 20);
     }
 
+    // A band a hundred times wider than its line is clipped by the frame at one span of the
+    // lines beyond them; a band alone still sets the range.
+    void hugeBandDoesNotFlattenTheLines()
+    {
+        Figure f = onePlot({line("mean", 0.5, 50, 0.5)});  // y from 0 to 1
+        f.plots[0].bands.push_back({"±2 sd", {-1, 1}, {-100, -100}, {100, 100}, -1});
+        auto view = shownView(f);
+        const QCPRange r = view->axisRect(0)->axis(QCPAxis::atLeft)->range();
+        QVERIFY2(r.lower >= -1.2 && r.lower <= -0.9 && r.upper >= 1.9 && r.upper <= 3.5,
+                 qPrintable(QString("%1 .. %2").arg(r.lower).arg(r.upper)));
+
+        f.plots[0].series.clear();
+        view->setFigure(f);
+        const QCPRange alone = view->axisRect(0)->axis(QCPAxis::atLeft)->range();
+        QVERIFY(alone.lower <= -100 && alone.upper >= 100);
+    }
+
     void heatMap_data()
     {
         QTest::addColumn<int>("nx");

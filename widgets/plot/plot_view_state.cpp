@@ -38,7 +38,7 @@ void PlotView::fitToData(int index)
 {
     const Plot& plot = m_figure.plots[static_cast<std::size_t>(index)];
     const PlotItems& items = m_plots[static_cast<std::size_t>(index)];
-    Extent x, y;
+    Extent x, y, bandY;  // bands apart: they may not swamp the lines (below)
     bool padX = false;   // points and bars would be cut in half at the edge
     bool hasBars = false;
     double barHalfWidth = 0;  // of a bar, or of a group of bars side by side
@@ -51,8 +51,8 @@ void PlotView::fitToData(int index)
             for (std::size_t k = 0; k < n; ++k) {
                 if (std::isfinite(b.lower[k]) || std::isfinite(b.upper[k]))
                     x.add(b.x[k]);
-                addY(y, b.lower[k], plot.logY);
-                addY(y, b.upper[k], plot.logY);
+                addY(bandY, b.lower[k], plot.logY);
+                addY(bandY, b.upper[k], plot.logY);
             }
             continue;
         }
@@ -81,6 +81,19 @@ void PlotView::fitToData(int index)
     }
     for (const Marker& m : plot.markers)
         x.add(m.x);
+    // A band reaches at most one span of the lines beyond them: a model sd a hundred times
+    // the integrand (log-GP BQ between far-apart samples) would otherwise flatten every line
+    // to the axis. The band still runs on, visibly, to the frame; zooming out shows all of it.
+    if (bandY.valid()) {
+        if (y.valid() && y.hi > y.lo && !plot.logY) {
+            const double span = y.hi - y.lo;
+            y.add(std::max(bandY.lo, y.lo - span));
+            y.add(std::min(bandY.hi, y.hi + span));
+        } else {
+            y.add(bandY.lo);
+            y.add(bandY.hi);
+        }
+    }
 
     QCPAxis* xAxis = items.rect->axis(QCPAxis::atBottom);
     QCPAxis* yAxis = items.rect->axis(QCPAxis::atLeft);
