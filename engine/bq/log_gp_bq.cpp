@@ -225,18 +225,16 @@ void LogGpBq::evaluate(const std::vector<double>& x, std::vector<double>& lbar, 
     }
 }
 
-std::vector<double> logGpAcquisition(const gp::GpRegression& logGp, double varianceFactor, const LogMean& q,
-                                     const GaussianMeasure& p, const std::vector<double>& x, double shift)
+std::vector<double> logGpAcquisition(const Eigen::VectorXd& mean, const Eigen::VectorXd& variance,
+                                     double varianceFactor, const LogMean& q, const GaussianMeasure& p,
+                                     const std::vector<double>& x, double shift)
 {
-    const Eigen::MatrixXd xs = Eigen::Map<const Eigen::MatrixXd>(x.data(), Eigen::Index(x.size()), 1);
-    Eigen::VectorXd mm, mv;
-    logGp.predict(xs, mm, mv);
-    mv *= varianceFactor;
     std::vector<double> a(x.size());
     for (size_t i = 0; i < x.size(); ++i) {
         const auto k = Eigen::Index(i);
-        const double logMexp = cappedLogMexp(mm[k] + q(x[i]), mv[k], shift + kMaxAboveObserved) - shift;
-        a[i] = mv[k] * std::exp(2 * logMexp) * std::pow(p.density(&x[i]), 2);
+        const double v = variance[k] * varianceFactor;
+        const double logMexp = cappedLogMexp(mean[k] + q(x[i]), v, shift + kMaxAboveObserved) - shift;
+        a[i] = v * std::exp(2 * logMexp) * std::pow(p.density(&x[i]), 2);
     }
     return a;
 }

@@ -73,10 +73,12 @@ private:
 };
 
 // The same acquisition with ℓ̄ replaced by the m_exp it interpolates, from the log-GP alone
-// (no candidates, no second GP): what active sampling evaluates at every step. logGp models
-// log ℓ − q; values are times exp(−2 shift); shift must be the largest observed log ℓ.
-// varianceFactor multiplies logGp's variances (ĥ when logGp runs at unit output scale).
-std::vector<double> logGpAcquisition(const gp::GpRegression& logGp, double varianceFactor, const LogMean& q,
-                                     const GaussianMeasure& p, const std::vector<double>& x, double shift);
+// (no candidates, no second GP): what active sampling evaluates at every step. mean and
+// variance are the log-GP's prediction of log ℓ − q at x (a FixedPointPredictor's, as the grid
+// is fixed); values are times exp(−2 shift); shift must be the largest observed log ℓ.
+// varianceFactor multiplies the variances (ĥ when the log-GP runs at unit output scale).
+std::vector<double> logGpAcquisition(const Eigen::VectorXd& mean, const Eigen::VectorXd& variance,
+                                     double varianceFactor, const LogMean& q, const GaussianMeasure& p,
+                                     const std::vector<double>& x, double shift);
 
 }  // namespace evx::bq

@@ -3,6 +3,7 @@
 #include "bq/designs.h"
 #include "bq/log_gp_bq.h"
 #include "core/errors.h"
+#include "gp/fixed_point_predictor.h"
 #include "gp/gp_regression.h"
 
 #include <algorithm>
@@ -149,6 +150,7 @@ StudyResult runStudy(const LogIntegrand& logL, const GaussianMeasure& p, const S
     for (int i = 0; i < kActiveGridPoints; ++i)
         activeGrid[size_t(i)] = b + kActiveReachSd * sd * (2.0 * i / (kActiveGridPoints - 1) - 1);
     const Eigen::MatrixXd activeGridX = column(activeGrid);
+    gp::FixedPointPredictor logOnGrid(activeGridX);
 
     const int users = int(s.userPoints.size());
     const int total = users + s.samples;
@@ -199,7 +201,10 @@ StudyResult runStudy(const LogIntegrand& logL, const GaussianMeasure& p, const S
                 const LogMean q = LogMean::fit(vec(r.x), vec(r.logL));
                 unitLog->setTargets(vec(logResidual(r.x, r.logL)));
                 const double hHat = std::max(unitLog->profiledOutputScale(), logFloorH(w));
-                a = logGpAcquisition(*unitLog, hHat, q, p, activeGrid, *std::max_element(r.logL.begin(), r.logL.end()));
+                Eigen::VectorXd mean, variance;
+                logOnGrid.predict(*unitLog, mean, variance);
+                a = logGpAcquisition(mean, variance, hHat, q, p, activeGrid,
+                                     *std::max_element(r.logL.begin(), r.logL.end()));
             }
             // Never pick a grid point that is already a sample: there the model knows ℓ, and
             // what the acquisition says is rounding (jitter) only.

@@ -2,10 +2,12 @@
 
 #include "core/errors.h"
 
+#include <atomic>
 #include <cmath>
 
 namespace evx::gp {
 namespace {
+std::atomic<std::uint64_t> g_revisions{0};
 constexpr double kFirstEpsilon = 1e-12;
 constexpr double kLastEpsilon = 1e-2;
 // A new pivot d² below this fraction of k(x, x) means x nearly duplicates the data: the
@@ -37,6 +39,7 @@ void CheckedCholesky::compute(const Eigen::MatrixXd& k)
 
 void CheckedCholesky::factorWithJitter(double startEpsilon)
 {
+    m_revision = ++g_revisions;
     const Eigen::MatrixXd k = m_k.topLeftCorner(m_n, m_n);
     if (!k.allFinite())
         throw NumericalError("the kernel matrix has entries that are not finite numbers");
@@ -78,6 +81,7 @@ void CheckedCholesky::scale(double c)
     m_k.topLeftCorner(m_n, m_n) *= c;
     m_l.topLeftCorner(m_n, m_n) *= std::sqrt(c);
     m_jitter *= c;
+    m_revision = ++g_revisions;
 }
 
 Eigen::VectorXd CheckedCholesky::solveL(const Eigen::VectorXd& b) const

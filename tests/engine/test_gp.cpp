@@ -1,7 +1,9 @@
 // GP regression: analytic likelihood gradients against central finite differences, the
 // rank-one (row-append) Cholesky update against a full refit, jitter on ill-conditioned
-// kernel matrices, and hyperparameter fitting.
+// kernel matrices, hyperparameter fitting, and predictions at fixed points kept up to date
+// by row appends against a fresh predict().
 #include "core/errors.h"
+#include "gp/fixed_point_predictor.h"
 #include "gp/gp_regression.h"
 
 #include <QtTest>
@@ -126,6 +128,44 @@ private slots:
         QVERIFY((mg - mf).cwiseAbs().maxCoeff() < 1e-10);
         QVERIFY((vg - vf).cwiseAbs().maxCoeff() < 1e-10);
         QVERIFY(std::fabs(grown.logMarginalLikelihood() - full.logMarginalLikelihood()) < 1e-10 * std::fabs(full.logMarginalLikelihood()));
+    }
+
+    void fixedPointPredictionsFollowTheGp()
+    {
+        // A grid predictor follows one GP through appends (its rows updated), a refit at a new
+        // lengthscale, an append that falls back to a jittered refactorisation (a duplicate
+        // point), and a different GP object; at every stage it must give what predict() gives.
+        const Eigen::MatrixXd x = randomPoints(30, 1, 0, 10, 5);
+        const Eigen::VectorXd y = smoothValues(x);
+        const Eigen::MatrixXd grid = randomPoints(41, 1, -1, 11, 6);
+        GpRegression gp(Kernel(KernelKind::Gaussian, 1.5, Eigen::VectorXd::Constant(1, 0.4)), 0.2);
+        FixedPointPredictor cached(grid);
+        auto agree = [&](const GpRegression& g) {
+            Eigen::VectorXd mc, vc, mf, vf;
+            cached.predict(g, mc, vc);
+            g.predict(grid, mf, vf);
+            const double scale = g.kernel().diagonal();
+            return (mc - mf).cwiseAbs().maxCoeff() < 1e-10 * (1 + mf.cwiseAbs().maxCoeff()) &&
+                   (vc - vf).cwiseAbs().maxCoeff() < 1e-10 * scale;
+        };
+        QVERIFY(agree(gp));  // no data: the prior
+        gp.setData(x.topRows(5), y.head(5));
+        QVERIFY(agree(gp));
+        for (int i = 5; i < 20; ++i) {
+            gp.addObservation(x.row(i).transpose(), y[i]);
+            if (i % 4 == 0)
+                QVERIFY(agree(gp));
+        }
+        QVERIFY(agree(gp));  // several appends at once
+        gp.setKernel(Kernel(KernelKind::Gaussian, 1.5, Eigen::VectorXd::Constant(1, 0.7)));
+        QVERIFY(agree(gp));
+        QCOMPARE(gp.jitter(), 0.0);
+        gp.addObservation(x.row(3).transpose(), y[3]);  // a duplicate: refactored with jitter
+        QVERIFY(gp.jitter() > 0);
+        QVERIFY(agree(gp));
+        GpRegression other(Kernel(KernelKind::Gaussian, 1.5, Eigen::VectorXd::Constant(1, 0.7)), 0.2);
+        other.setData(x.bottomRows(10), y.tail(10));
+        QVERIFY(agree(other));
     }
 
     void illConditionedMatrixGetsReportedJitter_data()
