@@ -136,11 +136,16 @@ LogGpBq::LogGpBq(const Eigen::MatrixXd& x, const Eigen::VectorXd& logL, const Ga
     Eigen::MatrixXd xc(Eigen::Index(cand.size()), 1);
     for (size_t i = 0; i < cand.size(); ++i)
         xc(Eigen::Index(i), 0) = cand[i];
+    // At the samples the noise-free log-GP knows log ℓ (V_logℓ = 0): only the added grid
+    // points need a prediction, which saves the O(n³) solve against the samples' own columns.
+    const Eigen::Index ns = x.rows(), nc = xc.rows();
     Eigen::VectorXd mc, vc;
-    predictLog(xc, mc, vc);
-    Eigen::VectorXd mExp(mc.size());
-    for (Eigen::Index i = 0; i < mc.size(); ++i)
-        mExp[i] = std::exp(cappedLogMexp(mc[i], vc[i], logCap) - m_shift);
+    predictLog(xc.bottomRows(nc - ns), mc, vc);
+    Eigen::VectorXd mExp(nc);
+    for (Eigen::Index i = 0; i < ns; ++i)
+        mExp[i] = std::exp(std::min(logL[i], logCap) - m_shift);
+    for (Eigen::Index i = ns; i < nc; ++i)
+        mExp[i] = std::exp(cappedLogMexp(mc[i - ns], vc[i - ns], logCap) - m_shift);
 
     m_lbar = gp::GpRegression(gp::Kernel(gp::KernelKind::Gaussian, 1.0, Eigen::VectorXd::Constant(1, wBar)), 0.0);
     m_lbar.setData(xc, mExp);
@@ -148,7 +153,6 @@ LogGpBq::LogGpBq(const Eigen::MatrixXd& x, const Eigen::VectorXd& logL, const Ga
     // Z_0 in closed form (see the header).
     const Eigen::VectorXd& beta = m_lbar.alpha();
     const double aL = wBar * wBar, bb = p.variance[0];
-    const Eigen::Index nc = xc.rows();
     Eigen::VectorXd c(nc);
     for (Eigen::Index i = 0; i < nc; ++i)
         c[i] = normalDensity(xc(i, 0), b, aL + bb);
