@@ -60,6 +60,27 @@ Eigen::MatrixXd Kernel::matrix(const Eigen::MatrixXd& a, const Eigen::MatrixXd& 
     return k;
 }
 
+Eigen::MatrixXd Kernel::matrix(const Eigen::MatrixXd& x) const
+{
+    if (m_kind != KernelKind::Gaussian)
+        return matrix(x, x);
+    // The exponentials dominate (every GP factorisation and every likelihood evaluation of a
+    // fit builds one of these): evaluate the lower triangle only and mirror it.
+    const Eigen::Index n = x.rows();
+    Eigen::MatrixXd r2 = Eigen::MatrixXd::Zero(n, n);
+    for (int d = 0; d < m_w.size(); ++d) {
+        const Eigen::ArrayXd xd = x.col(d).array() / m_w[d];
+        for (Eigen::Index j = 0; j < n; ++j)
+            r2.col(j).tail(n - j).array() += (xd.tail(n - j) - xd[j]).square();
+    }
+    Eigen::MatrixXd k(n, n);
+    const double h = diagonal();
+    for (Eigen::Index j = 0; j < n; ++j)
+        k.col(j).tail(n - j) = h * (-0.5 * r2.col(j).tail(n - j).array()).exp();
+    k.triangularView<Eigen::StrictlyUpper>() = k.transpose();
+    return k;
+}
+
 Eigen::VectorXd Kernel::column(const Eigen::MatrixXd& x, const double* y) const
 {
     const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> rx = x;
