@@ -130,6 +130,39 @@ private slots:
         QVERIFY(std::fabs(grown.logMarginalLikelihood() - full.logMarginalLikelihood()) < 1e-10 * std::fabs(full.logMarginalLikelihood()));
     }
 
+    void gaussianKernelAgainstAUniformGridMatchesDirectEvaluation_data()
+    {
+        QTest::addColumn<double>("lengthscale");
+        QTest::addColumn<int>("gridPoints");
+        // Fine and coarse grids against the lengthscale (δ = h/w from 0.03 to 10), so the
+        // multiplicative recurrence runs long and its ratios under- and overflow.
+        QTest::newRow("fine") << 1.0 << 241;
+        QTest::newRow("medium") << 0.1 << 101;
+        QTest::newRow("coarse") << 0.01 << 61;
+    }
+    void gaussianKernelAgainstAUniformGridMatchesDirectEvaluation()
+    {
+        QFETCH(double, lengthscale);
+        QFETCH(int, gridPoints);
+        const Kernel k(KernelKind::Gaussian, 2.0, Eigen::VectorXd::Constant(1, lengthscale));
+        Eigen::MatrixXd grid(gridPoints, 1);
+        for (int j = 0; j < gridPoints; ++j)
+            grid(j, 0) = -3 + 6.0 * j / (gridPoints - 1);
+        Eigen::MatrixXd x = randomPoints(40, 1, -5, 5, 11);
+        x(0, 0) = 40;  // far beyond the grid: every entry underflows
+        x(1, 0) = grid(7, 0);  // on a grid point
+        for (const bool transposed : {false, true}) {
+            const Eigen::MatrixXd km = transposed ? Eigen::MatrixXd(k.matrix(grid, x).transpose()) : k.matrix(x, grid);
+            for (int i = 0; i < x.rows(); ++i)
+                for (int j = 0; j < gridPoints; ++j) {
+                    const double direct = k(&x(i, 0), &grid(j, 0));
+                    // Relative to the entry where it is not negligible, else absolute.
+                    QVERIFY2(std::fabs(km(i, j) - direct) <= 1e-12 * direct + 1e-15 * k.diagonal(),
+                             qPrintable(QString("x = %1, grid %2: %3 vs %4").arg(x(i, 0)).arg(grid(j, 0)).arg(km(i, j)).arg(direct)));
+                }
+        }
+    }
+
     void fixedPointPredictionsFollowTheGp()
     {
         // A grid predictor follows one GP through appends (its rows updated), a refit at a new
