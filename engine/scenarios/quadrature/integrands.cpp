@@ -58,7 +58,12 @@ double integrateAgainstPrior(const std::function<double(double)>& logL, double p
     const double lo = priorMean - 12 * priorSd, hi = priorMean + 12 * priorSd;
     auto f = [&](double x) {
         const double u = (x - priorMean) / priorSd;
-        return std::pow(x, power) * std::exp(logL(x) - 0.5 * u * u) / (priorSd * std::sqrt(2 * std::numbers::pi));
+        const double e = logL(x) - 0.5 * u * u;
+        // exp underflows to exactly 0 below −745.2; glibc gets there by a slow path, and the
+        // tails of 30 panels × 12 sd make that path a sizeable part of every bq-1d run.
+        if (e < -745.2)
+            return 0.0;
+        return std::pow(x, power) * std::exp(e) / (priorSd * std::sqrt(2 * std::numbers::pi));
     };
     double sum = 0;
     for (int k = 0; k < panels; ++k)
