@@ -58,10 +58,11 @@ Eigen::MatrixXd gaussianToGrid(const Eigen::VectorXd& x, double lo, double h, Ei
         for (Eigen::Index i = 0; i < n; ++i) {
             if (k(i, j0) > 1e-280 && r0[i] < 1e280)
                 continue;
-            // A point whose whole block lies beyond 38.6 lengthscales gets exact zeros without
-            // calling exp (glibc's underflow path is slow), the rest exact exponentials.
+            // A point whose whole block lies beyond 37.5 lengthscales (entries below 1e-305 of
+            // the diagonal) gets zeros without calling exp, whose subnormal and underflow path in
+            // glibc is slow; the rest exact exponentials.
             const double nearest = std::clamp(x[i], lo + double(j0) * h, lo + double(end - 1) * h);
-            const bool zero = std::fabs(x[i] - nearest) > 38.6 * w;
+            const bool zero = std::fabs(x[i] - nearest) > 37.5 * w;
             for (Eigen::Index j = j0 + 1; j < end; ++j)
                 k(i, j) = zero ? 0.0 : std::exp(-0.5 * std::pow((x[i] - (lo + double(j) * h)) / w, 2));
         }
