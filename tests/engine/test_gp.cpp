@@ -284,6 +284,11 @@ private slots:
         QVERIFY(r.logMarginalLikelihood > before + 1);
         QCOMPARE(gp.jitter(), 0.0);
         QCOMPARE(r.logMarginalLikelihood, gp.logMarginalLikelihood());
+        // gp holds the factor of the kernel it reports (the fit answers repeated requests for a
+        // point from its last evaluation, so this is not automatic).
+        GpRegression fresh(gp.kernel(), gp.priorMean());
+        fresh.setData(x, y);
+        QVERIFY(std::fabs(fresh.logMarginalLikelihood() - gp.logMarginalLikelihood()) < 1e-9 * std::fabs(gp.logMarginalLikelihood()));
         const double w = gp.kernel().lengthscales()[0];
         QVERIFY(w > 2 * o.minLengthscale && w < 0.5 * o.maxLengthscale);  // an interior optimum
         // L-BFGS stops at |g| ≤ 1e-6·max(1, |θ|); allow for the jitter-free rounding of the
