@@ -65,11 +65,17 @@ ZEstimate IncrementalBq::estimate() const
 
 Eigen::VectorXd IncrementalBq::varianceReduction(const Eigen::MatrixXd& xs) const
 {
-    const Eigen::VectorXd zs = kernelMeans(m_gp.kernel(), xs, m_p);
+    if (!m_grid || m_grid->points().rows() != xs.rows() || m_grid->points().cols() != xs.cols() ||
+        m_grid->points() != xs) {
+        m_grid.emplace(xs);
+        m_gridMeans = kernelMeans(m_gp.kernel(), xs, m_p);
+    }
+    const Eigen::VectorXd& zs = m_gridMeans;
     const double kss = m_gp.kernel().diagonal();
     if (m_gp.size() == 0)
         return varianceFactor() * zs.array().square() / kss;
-    const Eigen::MatrixXd v = m_gp.factor().solveL(m_gp.kernel().matrix(m_gp.inputs(), xs));
+    m_grid->update(m_gp);
+    const auto v = m_grid->whitened();
     const Eigen::VectorXd a = m_gp.factor().solveL(m_z);
     const Eigen::ArrayXd num = (zs - v.transpose() * a).array().square();
     const Eigen::ArrayXd var = kss - v.colwise().squaredNorm().transpose().array();

@@ -7,7 +7,10 @@
 // while E[Z] does not depend on h.
 
 #include "bq/gaussian_measure.h"
+#include "gp/fixed_point_predictor.h"
 #include "gp/gp_regression.h"
+
+#include <optional>
 
 namespace evx::bq {
 
@@ -31,6 +34,8 @@ public:
     double outputScale() const;  // ĥ when integrated out, else the kernel's h
     // V[Z] removed by sampling at each row of xs (the value there need not be known):
     //   (z(x) − k(x, X)K⁻¹z)² / var(x), scaled like V[Z]. Active GP-BQ picks its maximum.
+    // Asked again with the same xs (a fixed acquisition grid), it updates L⁻¹k(X, xs) by the
+    // rows added since (FixedPointPredictor) instead of solving anew.
     Eigen::VectorXd varianceReduction(const Eigen::MatrixXd& xs) const;
     // Mean and variance of the GP on ℓ at the rows of xs (variance scaled like V[Z]).
     void predict(const Eigen::MatrixXd& xs, Eigen::VectorXd& mean, Eigen::VectorXd& variance) const;
@@ -43,6 +48,9 @@ private:
     bool m_integrate;
     double m_priorVariance;
     Eigen::VectorXd m_z;
+    // The last acquisition grid and its kernel means z(xs): a cache, hence mutable.
+    mutable std::optional<gp::FixedPointPredictor> m_grid;
+    mutable Eigen::VectorXd m_gridMeans;
 };
 
 }  // namespace evx::bq

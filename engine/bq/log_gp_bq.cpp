@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 namespace evx::bq {
@@ -33,6 +34,9 @@ double cappedLogMexp(double m, double v, double cap)
 constexpr int kScoutPoints = 61;
 // ℓ·p below this fraction of its largest value contributes nothing double precision sees.
 constexpr double kNegligible = 1e-14;
+// Grid points of the trapezoid rule for V[Ẑ] (LogGpBq::linearisedVariance).
+constexpr int kMinVariancePoints = 41;
+constexpr int kMaxVariancePoints = 400;
 
 }  // namespace
 
@@ -132,41 +136,72 @@ LogGpBq::LogGpBq(const Eigen::MatrixXd& x, const Eigen::VectorXd& logL, const Ga
     Eigen::MatrixXd xc(Eigen::Index(cand.size()), 1);
     for (size_t i = 0; i < cand.size(); ++i)
         xc(Eigen::Index(i), 0) = cand[i];
+    // At the samples the noise-free log-GP knows log ℓ (V_logℓ = 0): only the added grid
+    // points need a prediction, which saves the O(n³) solve against the samples' own columns.
+    const Eigen::Index ns = x.rows(), nc = xc.rows();
     Eigen::VectorXd mc, vc;
-    predictLog(xc, mc, vc);
-    Eigen::VectorXd mExp(mc.size());
-    for (Eigen::Index i = 0; i < mc.size(); ++i)
-        mExp[i] = std::exp(cappedLogMexp(mc[i], vc[i], logCap) - m_shift);
+    predictLog(xc.bottomRows(nc - ns), mc, vc);
+    Eigen::VectorXd mExp(nc);
+    for (Eigen::Index i = 0; i < ns; ++i)
+        mExp[i] = std::exp(std::min(logL[i], logCap) - m_shift);
+    for (Eigen::Index i = ns; i < nc; ++i)
+        mExp[i] = std::exp(cappedLogMexp(mc[i - ns], vc[i - ns], logCap) - m_shift);
 
     m_lbar = gp::GpRegression(gp::Kernel(gp::KernelKind::Gaussian, 1.0, Eigen::VectorXd::Constant(1, wBar)), 0.0);
     m_lbar.setData(xc, mExp);
 
-    // Z_0 and the closed-form V[Ẑ] (see the header).
+    // Z_0 in closed form (see the header).
     const Eigen::VectorXd& beta = m_lbar.alpha();
-    const double aL = wBar * wBar, aLog = std::pow(wLog, 2), bb = p.variance[0];
-    const double hL = 1.0, hLog = logKernel.outputScale();
-    const int nc = int(xc.rows());
-    Eigen::VectorXd c(nc), mi(nc);
-    for (int i = 0; i < nc; ++i) {
+    const double aL = wBar * wBar, bb = p.variance[0];
+    Eigen::VectorXd c(nc);
+    for (Eigen::Index i = 0; i < nc; ++i)
         c[i] = normalDensity(xc(i, 0), b, aL + bb);
-        mi[i] = (bb * xc(i, 0) + aL * b) / (aL + bb);
-    }
-    const double sVar = aL * bb / (aL + bb);
-    const Eigen::VectorXd bc = beta.cwiseProduct(c);
-    m_z0 = hL * bc.sum();
-    // Σ_ij bc_i bc_j N(m_i | m_j, v) with one vectorised exp over the matrix.
-    const double v1 = aLog + 2 * sVar;
-    const Eigen::MatrixXd d2 = (mi.replicate(1, nc) - mi.transpose().replicate(nc, 1)).array().square().matrix();
-    const Eigen::MatrixXd nm = ((-0.5 / v1) * d2.array()).exp().matrix() / std::sqrt(2 * std::numbers::pi * v1);
-    const double term1 = hLog * hL * hL * bc.dot(nm * bc);
-    const Eigen::MatrixXd& xs = m_log.inputs();
-    const double v2 = aLog + sVar;
-    const Eigen::Index ns = xs.rows();
-    const Eigen::MatrixXd e2 = (xs.col(0).replicate(1, nc) - mi.transpose().replicate(ns, 1)).array().square().matrix();
-    const Eigen::VectorXd g = hLog * hL * (((-0.5 / v2) * e2.array()).exp().matrix() * bc) / std::sqrt(2 * std::numbers::pi * v2);
-    m_variance = std::max(0.0, term1 - m_log.factor().solveL(g).squaredNorm());
+    m_z0 = beta.dot(c);
+    m_variance = linearisedVariance(cLo, cHi, std::min({wLog, wBar, s}));
 }
 
+double LogGpBq::linearisedVariance(double lo, double hi, double feature) const
+{
+    // V[Ẑ] = ∬ Cov_logℓ(x, x') u(x) u(x') dx dx' with u = ℓ̄·p, by the trapezoid rule on a
+    // uniform grid G over [lo, hi] (where ℓ̄·p has mass, beyond it ℓ̄·p < 1e-14 of its peak):
+    //   V = uᵀK(G, G)u − ‖L⁻¹K(X, G)u‖²,  u_j = h ℓ̄(x_j) p(x_j).
+    // Not the closed form in ℓ̄'s weights β: K_ℓ at candidate spacing 0.6·w̄ is so ill conditioned
+    // that |β| reaches 1e5–1e8, and the double sum Σ β_i β_j (…) then loses 1e-6 of its size to
+    // rounding, swamping the difference (which came out negative and printed sd 0, or as random
+    // noise). Here u is a smooth function known to rounding, the quadratic form is a variance
+    // for any u, and its two terms differ by what the posterior leaves, not by rounding.
+    // Spacing: half the narrowest feature (log-GP and ℓ̄ lengthscales, p's sd), where the
+    // trapezoid rule on Gaussian-smooth integrands is exact to double precision; at most
+    // kMaxVariancePoints points (a still smaller user lengthscale gets a coarser, conservative sum).
+    const int points = std::clamp(int(std::ceil(2 * (hi - lo) / feature)) + 1, kMinVariancePoints, kMaxVariancePoints);
+    const double h = (hi - lo) / (points - 1);
+    Eigen::MatrixXd grid(points, 1);
+    for (int j = 0; j < points; ++j)
+        grid(j, 0) = lo + j * h;
+    const Eigen::VectorXd lbar = m_lbar.predictMean(grid);
+    const double b = m_p.mean[0], bb = m_p.variance[0];
+    Eigen::VectorXd u(points);
+    for (int j = 0; j < points; ++j)
+        u[j] = (j == 0 || j == points - 1 ? 0.5 : 1.0) * h * lbar[j] * normalDensity(grid(j, 0), b, bb);
+    // K(G, G) is Toeplitz on the uniform grid: one kernel value per lag.
+    const gp::Kernel& k = m_log.kernel();
+    const double wLog = k.lengthscales()[0];
+    double prior = 0;
+    for (int d = 0; d < points; ++d) {
+        const double kd = k.diagonal() * std::exp(-0.5 * std::pow(d * h / wLog, 2));
+        if (kd == 0)
+            break;
+        const double lag = u.head(points - d).dot(u.tail(points - d));
+        prior += (d == 0 ? 1 : 2) * kd * lag;
+    }
+    const Eigen::VectorXd g = k.matrix(m_log.inputs(), grid) * u;
+    const double explained = m_log.factor().solveL(g).squaredNorm();
+    // Below this the difference is rounding (a few ulps per term summed): report that bound,
+    // never 0, which would claim Z exactly.
+    const double resolution = double(points + m_log.size()) * std::numeric_limits<double>::epsilon() *
+                              (std::fabs(prior) + explained);
+    return std::max(prior - explained, resolution);
+}
 LogMean LogMean::fit(const Eigen::VectorXd& x, const Eigen::VectorXd& logL)
 {
     LogMean q;
@@ -225,18 +260,16 @@ void LogGpBq::evaluate(const std::vector<double>& x, std::vector<double>& lbar, 
     }
 }
 
-std::vector<double> logGpAcquisition(const gp::GpRegression& logGp, double varianceFactor, const LogMean& q,
-                                     const GaussianMeasure& p, const std::vector<double>& x, double shift)
+std::vector<double> logGpAcquisition(const Eigen::VectorXd& mean, const Eigen::VectorXd& variance,
+                                     double varianceFactor, const LogMean& q, const GaussianMeasure& p,
+                                     const std::vector<double>& x, double shift)
 {
-    const Eigen::MatrixXd xs = Eigen::Map<const Eigen::MatrixXd>(x.data(), Eigen::Index(x.size()), 1);
-    Eigen::VectorXd mm, mv;
-    logGp.predict(xs, mm, mv);
-    mv *= varianceFactor;
     std::vector<double> a(x.size());
     for (size_t i = 0; i < x.size(); ++i) {
         const auto k = Eigen::Index(i);
-        const double logMexp = cappedLogMexp(mm[k] + q(x[i]), mv[k], shift + kMaxAboveObserved) - shift;
-        a[i] = mv[k] * std::exp(2 * logMexp) * std::pow(p.density(&x[i]), 2);
+        const double v = variance[k] * varianceFactor;
+        const double logMexp = cappedLogMexp(mean[k] + q(x[i]), v, shift + kMaxAboveObserved) - shift;
+        a[i] = v * std::exp(2 * logMexp) * std::pow(p.density(&x[i]), 2);
     }
     return a;
 }

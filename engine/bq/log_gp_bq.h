@@ -14,9 +14,9 @@
 //   Z_0 = zᵀK_ℓ⁻¹ m_exp = h_ℓ Σ_i β_i N(x_i | b, A_ℓ + B)                            (1.10–1.11, 1.35–1.39)
 // Linearising Z around the log-GP mean (Sec. 1.2.2):
 //   V[Ẑ] ≈ ∬ Cov_logℓ(x, x') ℓ̄(x) ℓ̄(x') p(x) p(x') dx dx'                          (1.52–1.57)
-// in closed form: with c_i = N(x_i | b, A_ℓ + B), m_i = (B x_i + A_ℓ b)/(A_ℓ + B), S = A_ℓ B/(A_ℓ + B),
-//   V = h_log h_ℓ² Σ_ij β_i β_j c_i c_j N(m_i | m_j, A_log + 2S) − gᵀK_log⁻¹g,
-//   g_s = h_log h_ℓ Σ_i β_i c_i N(x_s | m_i, A_log + S).
+// by the trapezoid rule on a uniform grid fine against every lengthscale involved (the closed
+// form in ℓ̄'s weights cancels catastrophically, see linearisedVariance), and never below the
+// rounding resolution of its two terms, so the sd is positive.
 // Pointwise band (1.58): V[ℓ̄(x)] = V_logℓ(x) ℓ̄(x)².
 //
 // Values are carried relative to exp(shift), shift = the largest log m_exp seen, so a
@@ -63,6 +63,8 @@ public:
     const Eigen::MatrixXd& candidates() const { return m_lbar.inputs(); }
 
 private:
+    double linearisedVariance(double lo, double hi, double feature) const;
+
     GaussianMeasure m_p;
     LogMean m_q;
     gp::GpRegression m_log;
@@ -73,10 +75,12 @@ private:
 };
 
 // The same acquisition with ℓ̄ replaced by the m_exp it interpolates, from the log-GP alone
-// (no candidates, no second GP): what active sampling evaluates at every step. logGp models
-// log ℓ − q; values are times exp(−2 shift); shift must be the largest observed log ℓ.
-// varianceFactor multiplies logGp's variances (ĥ when logGp runs at unit output scale).
-std::vector<double> logGpAcquisition(const gp::GpRegression& logGp, double varianceFactor, const LogMean& q,
-                                     const GaussianMeasure& p, const std::vector<double>& x, double shift);
+// (no candidates, no second GP): what active sampling evaluates at every step. mean and
+// variance are the log-GP's prediction of log ℓ − q at x (a FixedPointPredictor's, as the grid
+// is fixed); values are times exp(−2 shift); shift must be the largest observed log ℓ.
+// varianceFactor multiplies the variances (ĥ when the log-GP runs at unit output scale).
+std::vector<double> logGpAcquisition(const Eigen::VectorXd& mean, const Eigen::VectorXd& variance,
+                                     double varianceFactor, const LogMean& q, const GaussianMeasure& p,
+                                     const std::vector<double>& x, double shift);
 
 }  // namespace evx::bq

@@ -3,6 +3,7 @@
 #include "bq/designs.h"
 #include "bq/log_gp_bq.h"
 #include "core/errors.h"
+#include "gp/fixed_point_predictor.h"
 #include "gp/gp_regression.h"
 
 #include <algorithm>
@@ -58,13 +59,17 @@ double fitLengthscale(const std::vector<double>& x, const std::vector<double>& y
 }
 
 // log ℓ minus the log-GP's quadratic prior mean (LogGpBq), the GP's actual targets.
-std::vector<double> logResidual(const std::vector<double>& x, const std::vector<double>& logL)
+std::vector<double> logResidual(const std::vector<double>& x, const std::vector<double>& logL, const LogMean& q)
 {
-    const LogMean q = LogMean::fit(vec(x), vec(logL));
     std::vector<double> r(x.size());
     for (size_t i = 0; i < x.size(); ++i)
         r[i] = logL[i] - q(x[i]);
     return r;
+}
+
+std::vector<double> logResidual(const std::vector<double>& x, const std::vector<double>& logL)
+{
+    return logResidual(x, logL, LogMean::fit(vec(x), vec(logL)));
 }
 
 // Floor of the log-GP output scale: a prior sd of log ℓ of at least 0.01 (ℓ known to 1 % at
@@ -73,16 +78,6 @@ std::vector<double> logResidual(const std::vector<double>& x, const std::vector<
 double logFloorH(double w)
 {
     return 1e-4 * std::sqrt(2 * std::numbers::pi) * w;
-}
-
-// The log-GP kernel with lengthscale w and the output scale at its profiled value ĥ.
-gp::Kernel logKernel(const std::vector<double>& x, const std::vector<double>& logL, double w)
-{
-    gp::Kernel k(gp::KernelKind::Gaussian, 1.0, Eigen::VectorXd::Constant(1, w));
-    gp::GpRegression g(k, 0.0);
-    g.setData(column(x), vec(logResidual(x, logL)));
-    k.setOutputScale(std::max(g.profiledOutputScale(), logFloorH(w)));
-    return k;
 }
 
 std::vector<int> traceSteps(int total, int limit)
@@ -149,6 +144,7 @@ StudyResult runStudy(const LogIntegrand& logL, const GaussianMeasure& p, const S
     for (int i = 0; i < kActiveGridPoints; ++i)
         activeGrid[size_t(i)] = b + kActiveReachSd * sd * (2.0 * i / (kActiveGridPoints - 1) - 1);
     const Eigen::MatrixXd activeGridX = column(activeGrid);
+    gp::FixedPointPredictor logOnGrid(activeGridX);
 
     const int users = int(s.userPoints.size());
     const int total = users + s.samples;
@@ -165,14 +161,35 @@ StudyResult runStudy(const LogIntegrand& logL, const GaussianMeasure& p, const S
         for (size_t i = 0; i < r.x.size(); ++i)
             inc->add(Eigen::VectorXd::Constant(1, r.x[i]), values[i]);
     };
+    // Log-GP BQ: unitLog is the GP on log ℓ − q at h = 1, grown by row appends and refactored
+    // only when the lengthscale changes; only its targets (the residuals from the refitted q)
+    // and ĥ change from step to step. The acquisition predicts from it, and every estimate
+    // takes its ĥ from it (no factorisation of its own for that).
     std::unique_ptr<gp::GpRegression> unitLog;
+    LogMean q;
     auto rebuildUnitLog = [&] {
         unitLog = std::make_unique<gp::GpRegression>(
             gp::Kernel(gp::KernelKind::Gaussian, 1.0, Eigen::VectorXd::Constant(1, w)), 0.0);
         if (!r.x.empty())
             unitLog->setData(column(r.x), vec(logResidual(r.x, r.logL)));
     };
-    auto rebuildLog = [&] { lg = std::make_unique<LogGpBq>(column(r.x), vec(r.logL), p, logKernel(r.x, r.logL, w)); };
+    // Refits q to all samples and sets unitLog's targets to the residuals; returns ĥ.
+    auto refreshLogTargets = [&] {
+        q = LogMean::fit(vec(r.x), vec(r.logL));
+        unitLog->setTargets(vec(logResidual(r.x, r.logL, q)));
+        return std::max(unitLog->profiledOutputScale(), logFloorH(w));
+    };
+    auto rebuildLog = [&] {
+        const double hHat = refreshLogTargets();
+        // A fresh factor at h = ĥ rather than unitLog's scaled by ĥ: equal in exact arithmetic,
+        // but when the lengthscale is long K is so ill conditioned that the two roundings move
+        // Z by 1e-4 (bq-evidence), and the estimate should not depend on which samples were
+        // appended when.
+        lg = std::make_unique<LogGpBq>(column(r.x), vec(r.logL), p,
+                                       gp::Kernel(gp::KernelKind::Gaussian, hHat, Eigen::VectorXd::Constant(1, w)));
+    };
+    // With a fitted lengthscale the last estimate comes from a final refit after the loop.
+    const bool finalRefit = fitted && !isFitPoint(total) && total >= 3;
     if (s.method == Method::GpBq)
         rebuildGp();
 
@@ -194,12 +211,11 @@ StudyResult runStudy(const LogIntegrand& logL, const GaussianMeasure& p, const S
             } else {
                 // V_logℓ·m_exp²·p² from the log-GP alone (logGpAcquisition): it never depends on
                 // which steps are drawn on the trace, so designs stay nested.
-                // unitLog: the GP on log ℓ − q at h = 1, grown by row appends; only its targets
-                // (the residuals from the refitted q) and ĥ change from step to step.
-                const LogMean q = LogMean::fit(vec(r.x), vec(r.logL));
-                unitLog->setTargets(vec(logResidual(r.x, r.logL)));
-                const double hHat = std::max(unitLog->profiledOutputScale(), logFloorH(w));
-                a = logGpAcquisition(*unitLog, hHat, q, p, activeGrid, *std::max_element(r.logL.begin(), r.logL.end()));
+                const double hHat = refreshLogTargets();
+                Eigen::VectorXd mean, variance;
+                logOnGrid.predict(*unitLog, mean, variance);
+                a = logGpAcquisition(mean, variance, hHat, q, p, activeGrid,
+                                     *std::max_element(r.logL.begin(), r.logL.end()));
             }
             // Never pick a grid point that is already a sample: there the model knows ℓ, and
             // what the acquisition says is rounding (jitter) only.
@@ -233,12 +249,10 @@ StudyResult runStudy(const LogIntegrand& logL, const GaussianMeasure& p, const S
                 inc->add(Eigen::VectorXd::Constant(1, xi), values.back());
         } else {
             lg.reset();
-            if (s.strategy == Strategy::Active) {
-                if (refit || !unitLog)
-                    rebuildUnitLog();
-                else
-                    unitLog->addObservation(Eigen::VectorXd::Constant(1, xi), 0.0);  // targets set before use
-            }
+            if (refit || !unitLog)
+                rebuildUnitLog();
+            else
+                unitLog->addObservation(Eigen::VectorXd::Constant(1, xi), 0.0);  // targets set before use
         }
         while (nextStep < steps.size() && steps[nextStep] < k)
             ++nextStep;
@@ -250,7 +264,9 @@ StudyResult runStudy(const LogIntegrand& logL, const GaussianMeasure& p, const S
             ZEstimate e;
             if (s.method == Method::GpBq)
                 e = inc->estimate();
-            else {
+            else if (k == total && finalRefit) {
+                // The final model below replaces this point: building it twice is wasted.
+            } else {
                 rebuildLog();
                 e = lg->estimate();
             }
@@ -260,12 +276,15 @@ StudyResult runStudy(const LogIntegrand& logL, const GaussianMeasure& p, const S
 
     // The final model: refit on all samples when the lengthscale is fitted (this does not
     // change the design, only the last estimate).
-    if (fitted && !isFitPoint(total) && total >= 3) {
+    if (finalRefit) {
+        const double old = w;
         w = s.method == Method::GpBq
                 ? fitLengthscale(r.x, values, 0.0, w, sd)
                 : fitLengthscale(r.x, logResidual(r.x, r.logL), 0.0, w, sd, kLogMinLengthscale);
-        if (s.method == Method::GpBq)
+        if (w != old && s.method == Method::GpBq)
             rebuildGp();
+        else if (w != old)
+            rebuildUnitLog();
         lg.reset();
     }
     r.lengthscale = w;

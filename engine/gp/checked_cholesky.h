@@ -12,6 +12,8 @@
 
 #include <Eigen/Dense>
 
+#include <cstdint>
+
 namespace evx::gp {
 
 class CheckedCholesky {
@@ -25,6 +27,10 @@ public:
     void scale(double c);
 
     int size() const { return m_n; }
+    // Changes whenever rows already in L change (a (re)factorisation or scale()), not when
+    // append() only adds a row; unique across objects, so a cache of L⁻¹B kept beside a
+    // factor can tell a row append from anything else (FixedPointPredictor).
+    std::uint64_t revision() const { return m_revision; }
     double jitter() const { return m_jitter; }
     auto kernelMatrix() const { return m_k.topLeftCorner(m_n, m_n); }  // K without the jitter  // absolute amount added to the diagonal; 0 if none
     // Lower-triangular factor (a view into storage that grows geometrically).
@@ -43,6 +49,7 @@ private:
     Eigen::MatrixXd m_l;
     int m_n = 0;
     double m_jitter = 0;
+    std::uint64_t m_revision = 0;
 };
 
 }  // namespace evx::gp

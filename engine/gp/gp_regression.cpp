@@ -164,7 +164,18 @@ FitResult fitHyperparameters(GpRegression& gp, const FitOptions& options)
     // trial can leave LBFGS++ at NaN without throwing; then this point is the answer.
     double bestF = 1e300;
     Eigen::VectorXd bestU = u;
+    // The last point evaluated successfully, whose factor gp still holds. At a flat optimum
+    // the gradient is rounding, the strong-Wolfe search cannot satisfy it, and LBFGS++ asks for
+    // the very same u until max_linesearch (seen: 25 repeats per fit, a GP BQ run's slowest
+    // prior means); those repeats are answered from here.
+    Eigen::VectorXd lastU, lastGrad;
+    double lastF = 0;
     auto objective = [&](const Eigen::VectorXd& uu, Eigen::VectorXd& grad) -> double {
+        if (lastU.size() == uu.size() && lastU == uu) {
+            grad = lastGrad;
+            return lastF;
+        }
+        lastU.resize(0);  // gp is about to leave that point
         grad = Eigen::VectorXd::Zero(p);
         if (!uu.allFinite())
             return 1e300;  // a line search overshooting to inf/NaN: reject the step
@@ -199,6 +210,9 @@ FitResult fitHyperparameters(GpRegression& gp, const FitOptions& options)
             bestF = f;
             bestU = uu;
         }
+        lastU = uu;
+        lastGrad = grad;
+        lastF = f;
         return f;
     };
     LBFGSpp::LBFGSParam<double> param;

@@ -1,13 +1,75 @@
 #include "gp/kernel.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <stdexcept>
 
 namespace evx::gp {
 namespace {
 constexpr double kSqrt3 = 1.7320508075688772;
+// Grids shorter than this are not worth the bookkeeping below.
+constexpr Eigen::Index kMinGridPoints = 16;
+// Columns per exact anchor in gaussianToGrid: k multiplications from an anchor cost ~k²/2 ulps
+// (1e-14 at 8), the order of the exponential's own argument rounding.
+constexpr Eigen::Index kGridBlock = 8;
+
+// Whether the rows of a one-column g are lo + j·h to rounding (plotting, scouting and
+// acquisition grids are built that way).
+bool uniformGrid(const Eigen::MatrixXd& g, double& lo, double& h)
+{
+    const Eigen::Index m = g.rows();
+    if (g.cols() != 1 || m < kMinGridPoints)
+        return false;
+    lo = g(0, 0);
+    const double hi = g(m - 1, 0);
+    h = (hi - lo) / double(m - 1);
+    if (!(h > 0) || !std::isfinite(hi - lo))
+        return false;
+    const double tol = 8 * std::numeric_limits<double>::epsilon() * (std::fabs(lo) + std::fabs(hi) + (hi - lo));
+    for (Eigen::Index j = 1; j + 1 < m; ++j)
+        if (!(std::fabs(g(j, 0) - (lo + double(j) * h)) <= tol))
+            return false;
+    return true;
 }
+
+// exp(−t_j²/2) with t_j = (x_i − lo − j h)/w, the Gaussian kernel against a uniform grid,
+// mostly without exponentials: e_{j+1} = e_j·r_j with r_j = exp(t_j δ − δ²/2), δ = h/w, and
+// r_{j+1} = r_j·exp(−δ²). Exponentials (Eigen's, vectorised over the points) only at the first
+// column of each block of kGridBlock; a row whose anchor underflows or whose ratio overflows
+// (far from the grid, coarse grid) gets its block by direct exponentials.
+Eigen::MatrixXd gaussianToGrid(const Eigen::VectorXd& x, double lo, double h, Eigen::Index m, double w)
+{
+    const Eigen::Index n = x.size();
+    const double delta = h / w, stepRatio = std::exp(-delta * delta);
+    Eigen::MatrixXd k(n, m);
+    Eigen::ArrayXd t(n), r(n), r0(n);
+    for (Eigen::Index j0 = 0; j0 < m; j0 += kGridBlock) {
+        const Eigen::Index end = std::min(j0 + kGridBlock, m);
+        t = (x.array() - (lo + double(j0) * h)) / w;
+        k.col(j0) = (-0.5 * t.square()).exp().matrix();
+        r0 = (delta * t - 0.5 * delta * delta).exp();
+        r = r0;
+        for (Eigen::Index j = j0 + 1; j < end; ++j) {
+            k.col(j).array() = k.col(j - 1).array() * r;
+            r *= stepRatio;
+        }
+        for (Eigen::Index i = 0; i < n; ++i) {
+            if (k(i, j0) > 1e-280 && r0[i] < 1e280)
+                continue;
+            // A point whose whole block lies beyond 37.5 lengthscales (entries below 1e-305 of
+            // the diagonal) gets zeros without calling exp, whose subnormal and underflow path in
+            // glibc is slow; the rest exact exponentials.
+            const double nearest = std::clamp(x[i], lo + double(j0) * h, lo + double(end - 1) * h);
+            const bool zero = std::fabs(x[i] - nearest) > 37.5 * w;
+            for (Eigen::Index j = j0 + 1; j < end; ++j)
+                k(i, j) = zero ? 0.0 : std::exp(-0.5 * std::pow((x[i] - (lo + double(j) * h)) / w, 2));
+        }
+    }
+    return k;
+}
+}  // namespace
 
 Kernel::Kernel(KernelKind kind, double outputScale, Eigen::VectorXd lengthscales)
     : m_kind(kind), m_h(outputScale), m_w(std::move(lengthscales))
@@ -42,6 +104,13 @@ double Kernel::operator()(const double* x, const double* y) const
 Eigen::MatrixXd Kernel::matrix(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) const
 {
     // Row-major copies keep each point's coordinates contiguous for operator().
+    double lo = 0, h = 0;
+    if (m_kind == KernelKind::Gaussian && m_w.size() == 1 && a.cols() == 1 && b.cols() == 1) {
+        if (uniformGrid(b, lo, h))
+            return diagonal() * gaussianToGrid(a.col(0), lo, h, b.rows(), m_w[0]);
+        if (uniformGrid(a, lo, h))
+            return diagonal() * gaussianToGrid(b.col(0), lo, h, a.rows(), m_w[0]).transpose();
+    }
     if (m_kind == KernelKind::Gaussian) {
         // Squared scaled distances first, then one vectorised exp over the whole matrix:
         // Eigen's packet exp is several times faster than a scalar std::exp per entry.
@@ -57,6 +126,27 @@ Eigen::MatrixXd Kernel::matrix(const Eigen::MatrixXd& a, const Eigen::MatrixXd& 
     for (Eigen::Index j = 0; j < b.rows(); ++j)
         for (Eigen::Index i = 0; i < a.rows(); ++i)
             k(i, j) = (*this)(ra.row(i).data(), rb.row(j).data());
+    return k;
+}
+
+Eigen::MatrixXd Kernel::matrix(const Eigen::MatrixXd& x) const
+{
+    if (m_kind != KernelKind::Gaussian)
+        return matrix(x, x);
+    // The exponentials dominate (every GP factorisation and every likelihood evaluation of a
+    // fit builds one of these): evaluate the lower triangle only and mirror it.
+    const Eigen::Index n = x.rows();
+    Eigen::MatrixXd r2 = Eigen::MatrixXd::Zero(n, n);
+    for (int d = 0; d < m_w.size(); ++d) {
+        const Eigen::ArrayXd xd = x.col(d).array() / m_w[d];
+        for (Eigen::Index j = 0; j < n; ++j)
+            r2.col(j).tail(n - j).array() += (xd.tail(n - j) - xd[j]).square();
+    }
+    Eigen::MatrixXd k(n, n);
+    const double h = diagonal();
+    for (Eigen::Index j = 0; j < n; ++j)
+        k.col(j).tail(n - j) = h * (-0.5 * r2.col(j).tail(n - j).array()).exp();
+    k.triangularView<Eigen::StrictlyUpper>() = k.transpose();
     return k;
 }
 

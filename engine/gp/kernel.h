@@ -33,7 +33,7 @@ public:
     double operator()(const double* x, const double* y) const;
     double diagonal() const;  // k(x, x)
     Eigen::MatrixXd matrix(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) const;
-    Eigen::MatrixXd matrix(const Eigen::MatrixXd& x) const { return matrix(x, x); }
+    Eigen::MatrixXd matrix(const Eigen::MatrixXd& x) const;  // k(X, X), symmetric: half the work
     Eigen::VectorXd column(const Eigen::MatrixXd& x, const double* y) const;  // k(x_i, y)
 
     Eigen::VectorXd logParameters() const;  // (log h, log w_1, …)

@@ -1,7 +1,9 @@
 // GP regression: analytic likelihood gradients against central finite differences, the
 // rank-one (row-append) Cholesky update against a full refit, jitter on ill-conditioned
-// kernel matrices, and hyperparameter fitting.
+// kernel matrices, hyperparameter fitting, and predictions at fixed points kept up to date
+// by row appends against a fresh predict().
 #include "core/errors.h"
+#include "gp/fixed_point_predictor.h"
 #include "gp/gp_regression.h"
 
 #include <QtTest>
@@ -128,6 +130,77 @@ private slots:
         QVERIFY(std::fabs(grown.logMarginalLikelihood() - full.logMarginalLikelihood()) < 1e-10 * std::fabs(full.logMarginalLikelihood()));
     }
 
+    void gaussianKernelAgainstAUniformGridMatchesDirectEvaluation_data()
+    {
+        QTest::addColumn<double>("lengthscale");
+        QTest::addColumn<int>("gridPoints");
+        // Fine and coarse grids against the lengthscale (δ = h/w from 0.03 to 10), so the
+        // multiplicative recurrence runs long and its ratios under- and overflow.
+        QTest::newRow("fine") << 1.0 << 241;
+        QTest::newRow("medium") << 0.1 << 101;
+        QTest::newRow("coarse") << 0.01 << 61;
+    }
+    void gaussianKernelAgainstAUniformGridMatchesDirectEvaluation()
+    {
+        QFETCH(double, lengthscale);
+        QFETCH(int, gridPoints);
+        const Kernel k(KernelKind::Gaussian, 2.0, Eigen::VectorXd::Constant(1, lengthscale));
+        Eigen::MatrixXd grid(gridPoints, 1);
+        for (int j = 0; j < gridPoints; ++j)
+            grid(j, 0) = -3 + 6.0 * j / (gridPoints - 1);
+        Eigen::MatrixXd x = randomPoints(40, 1, -5, 5, 11);
+        x(0, 0) = 40;  // far beyond the grid: every entry underflows
+        x(1, 0) = grid(7, 0);  // on a grid point
+        for (const bool transposed : {false, true}) {
+            const Eigen::MatrixXd km = transposed ? Eigen::MatrixXd(k.matrix(grid, x).transpose()) : k.matrix(x, grid);
+            for (int i = 0; i < x.rows(); ++i)
+                for (int j = 0; j < gridPoints; ++j) {
+                    const double direct = k(&x(i, 0), &grid(j, 0));
+                    // Relative to the entry where it is not negligible, else absolute.
+                    QVERIFY2(std::fabs(km(i, j) - direct) <= 1e-12 * direct + 1e-15 * k.diagonal(),
+                             qPrintable(QString("x = %1, grid %2: %3 vs %4").arg(x(i, 0)).arg(grid(j, 0)).arg(km(i, j)).arg(direct)));
+                }
+        }
+    }
+
+    void fixedPointPredictionsFollowTheGp()
+    {
+        // A grid predictor follows one GP through appends (its rows updated), a refit at a new
+        // lengthscale, an append that falls back to a jittered refactorisation (a duplicate
+        // point), and a different GP object; at every stage it must give what predict() gives.
+        const Eigen::MatrixXd x = randomPoints(30, 1, 0, 10, 5);
+        const Eigen::VectorXd y = smoothValues(x);
+        const Eigen::MatrixXd grid = randomPoints(41, 1, -1, 11, 6);
+        GpRegression gp(Kernel(KernelKind::Gaussian, 1.5, Eigen::VectorXd::Constant(1, 0.4)), 0.2);
+        FixedPointPredictor cached(grid);
+        auto agree = [&](const GpRegression& g) {
+            Eigen::VectorXd mc, vc, mf, vf;
+            cached.predict(g, mc, vc);
+            g.predict(grid, mf, vf);
+            const double scale = g.kernel().diagonal();
+            return (mc - mf).cwiseAbs().maxCoeff() < 1e-10 * (1 + mf.cwiseAbs().maxCoeff()) &&
+                   (vc - vf).cwiseAbs().maxCoeff() < 1e-10 * scale;
+        };
+        QVERIFY(agree(gp));  // no data: the prior
+        gp.setData(x.topRows(5), y.head(5));
+        QVERIFY(agree(gp));
+        for (int i = 5; i < 20; ++i) {
+            gp.addObservation(x.row(i).transpose(), y[i]);
+            if (i % 4 == 0)
+                QVERIFY(agree(gp));
+        }
+        QVERIFY(agree(gp));  // several appends at once
+        gp.setKernel(Kernel(KernelKind::Gaussian, 1.5, Eigen::VectorXd::Constant(1, 0.7)));
+        QVERIFY(agree(gp));
+        QCOMPARE(gp.jitter(), 0.0);
+        gp.addObservation(x.row(3).transpose(), y[3]);  // a duplicate: refactored with jitter
+        QVERIFY(gp.jitter() > 0);
+        QVERIFY(agree(gp));
+        GpRegression other(Kernel(KernelKind::Gaussian, 1.5, Eigen::VectorXd::Constant(1, 0.7)), 0.2);
+        other.setData(x.bottomRows(10), y.tail(10));
+        QVERIFY(agree(other));
+    }
+
     void illConditionedMatrixGetsReportedJitter_data()
     {
         QTest::addColumn<bool>("append");
@@ -211,6 +284,11 @@ private slots:
         QVERIFY(r.logMarginalLikelihood > before + 1);
         QCOMPARE(gp.jitter(), 0.0);
         QCOMPARE(r.logMarginalLikelihood, gp.logMarginalLikelihood());
+        // gp holds the factor of the kernel it reports (the fit answers repeated requests for a
+        // point from its last evaluation, so this is not automatic).
+        GpRegression fresh(gp.kernel(), gp.priorMean());
+        fresh.setData(x, y);
+        QVERIFY(std::fabs(fresh.logMarginalLikelihood() - gp.logMarginalLikelihood()) < 1e-9 * std::fabs(gp.logMarginalLikelihood()));
         const double w = gp.kernel().lengthscales()[0];
         QVERIFY(w > 2 * o.minLengthscale && w < 0.5 * o.maxLengthscale);  // an interior optimum
         // L-BFGS stops at |g| ≤ 1e-6·max(1, |θ|); allow for the jitter-free rounding of the
