@@ -19,6 +19,9 @@ constexpr int kInitialQuasiRandom = 3;
 // lengthscale below this fraction of p's sd. Shorter ones let V_logℓ return to its prior
 // between samples, and e^{V/2} in m_exp then swamps the estimate (seen on the two-mode integrand).
 constexpr double kLogMinLengthscale = 0.1;
+// Lengthscales scanned for the log-GP fit's starting point (log-spaced over its bounds, ratio
+// 1.6 between neighbours): see FitOptions::startGrid.
+constexpr int kLogStartGrid = 12;
 constexpr int kActiveGridPoints = 101;
 constexpr double kActiveReachSd = 4;
 
@@ -44,7 +47,7 @@ Eigen::VectorXd vec(const std::vector<double>& v)
 // Maximum-likelihood lengthscale (output scale profiled out, Sec. 1.10), bounded to
 // [sd/50, 20 sd] of p so that a handful of samples cannot drive it to a degenerate value.
 double fitLengthscale(const std::vector<double>& x, const std::vector<double>& y, double mean, double start,
-                      double priorSd, double minFraction = 1.0 / 50)
+                      double priorSd, double minFraction = 1.0 / 50, int startGrid = 0)
 {
     gp::GpRegression g(gp::Kernel(gp::KernelKind::Gaussian, 1.0, Eigen::VectorXd::Constant(1, start)), mean);
     g.setData(column(x), vec(y));
@@ -54,6 +57,7 @@ double fitLengthscale(const std::vector<double>& x, const std::vector<double>& y
     // A lengthscale to ~1e-4 of its log is more than a quadrature estimate can tell apart;
     // the looser stop saves most of the iterations (the fit dominates a run's time).
     o.tolerance = 1e-4;
+    o.startGrid = startGrid;
     gp::fitHyperparameters(g, o);
     return g.kernel().lengthscales()[0];
 }
@@ -239,7 +243,7 @@ StudyResult runStudy(const LogIntegrand& logL, const GaussianMeasure& p, const S
             const double old = w;
             w = s.method == Method::GpBq
                     ? fitLengthscale(r.x, values, 0.0, w, sd)
-                    : fitLengthscale(r.x, logResidual(r.x, r.logL), 0.0, w, sd, kLogMinLengthscale);
+                    : fitLengthscale(r.x, logResidual(r.x, r.logL), 0.0, w, sd, kLogMinLengthscale, kLogStartGrid);
             refit = (w != old);
         }
         if (s.method == Method::GpBq) {
@@ -280,7 +284,7 @@ StudyResult runStudy(const LogIntegrand& logL, const GaussianMeasure& p, const S
         const double old = w;
         w = s.method == Method::GpBq
                 ? fitLengthscale(r.x, values, 0.0, w, sd)
-                : fitLengthscale(r.x, logResidual(r.x, r.logL), 0.0, w, sd, kLogMinLengthscale);
+                : fitLengthscale(r.x, logResidual(r.x, r.logL), 0.0, w, sd, kLogMinLengthscale, kLogStartGrid);
         if (w != old && s.method == Method::GpBq)
             rebuildGp();
         else if (w != old)

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <algorithm>
 #include <numbers>
+#include <limits>
 
 namespace evx::gp {
 
@@ -132,9 +133,42 @@ FitResult fitHyperparameters(GpRegression& gp, const FitOptions& options)
 {
     if (gp.size() < 2)
         return {};
-    const Kernel start = gp.kernel();
-    const int dims = start.dimension();
+    const int dims = gp.kernel().dimension();
     const bool profile = options.profileOutputScale;
+    // On a dense design the profiled likelihood of a Gaussian kernel can have a second, spurious
+    // maximum at long lengthscales: once w exceeds ~1.5× the sample spacing, K₁ is so ill
+    // conditioned that ĥ = rᵀK₁⁻¹r/n (1e8–1e14 for log ℓ residuals of ±12, two-mode integrand)
+    // is decided by K₁'s rounding-level eigenvalues, and so is the likelihood. L-BFGS started
+    // there (a warm start from a fit to fewer samples) stays there. A scan over the bounds
+    // finds the basin of the largest likelihood first, and L-BFGS refines within it.
+    if (options.startGrid > 1 && dims == 1 && profile) {
+        Kernel k = gp.kernel();
+        double bestW = k.lengthscales()[0];
+        auto profiled = [&](double w) {
+            k.setLengthscales(Eigen::VectorXd::Constant(1, w));
+            try {
+                gp.setKernel(k);
+            } catch (const NumericalError&) {
+                return std::numeric_limits<double>::infinity();
+            }
+            gp.scaleOutput(gp.profiledOutputScale() / k.outputScale());
+            const double f = -gp.logMarginalLikelihood();
+            return std::isfinite(f) ? f : std::numeric_limits<double>::infinity();
+        };
+        double bestF = profiled(bestW);
+        const double l0 = std::log(options.minLengthscale), l1 = std::log(options.maxLengthscale);
+        for (int i = 0; i < options.startGrid; ++i) {
+            const double w = std::exp(l0 + (l1 - l0) * i / (options.startGrid - 1));
+            const double f = profiled(w);
+            if (f < bestF) {
+                bestF = f;
+                bestW = w;
+            }
+        }
+        k.setLengthscales(Eigen::VectorXd::Constant(1, bestW));
+        gp.setKernel(k);
+    }
+    const Kernel start = gp.kernel();
     const int offset = profile ? 1 : 0;  // with h profiled, θ holds the log lengthscales only
     const int p = 1 + dims - offset;
 
