@@ -20,8 +20,8 @@ constexpr int kInitialQuasiRandom = 3;
 // between samples, and e^{V/2} in m_exp then swamps the estimate (seen on the two-mode integrand).
 constexpr double kLogMinLengthscale = 0.1;
 // Lengthscales scanned for the log-GP fit's starting point (log-spaced over its bounds, ratio
-// 1.6 between neighbours): see FitOptions::startGrid.
-constexpr int kLogStartGrid = 12;
+// 2.1 between neighbours): see FitOptions::startGrid.
+constexpr int kLogStartGrid = 8;
 constexpr int kActiveGridPoints = 101;
 constexpr double kActiveReachSd = 4;
 

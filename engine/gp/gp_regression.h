@@ -66,8 +66,9 @@ struct FitOptions {
     double maxLengthscale = 1e3;
     int maxIterations = 40;
     double tolerance = 1e-6;  // LBFGS++ epsilon: stop at |∇| ≤ tolerance·max(1, |u|)
-    // One lengthscale, h profiled: before L-BFGS, evaluate this many log-spaced lengthscales
-    // across the bounds and start from the best if it beats the starting kernel (0: off).
+    // One lengthscale, h profiled: instead of L-BFGS from the current kernel, evaluate this
+    // many log-spaced lengthscales across the bounds and refine the best (or the current
+    // kernel, if better) by Brent's method between its neighbours (0: off).
     int startGrid = 0;
 };
 
@@ -78,7 +79,7 @@ struct FitResult {
 };
 
 // Maximises log p(y | θ) over θ in log space with L-BFGS-B (LBFGS++), starting from the
-// current kernel (or the best of startGrid); leaves the best kernel in gp. Lengthscales are
+// current kernel (or by a scan and Brent's method, see startGrid); leaves the best kernel in gp. Lengthscales are
 // bounded to [minLengthscale, maxLengthscale].
 FitResult fitHyperparameters(GpRegression& gp, const FitOptions& options = {});
 
