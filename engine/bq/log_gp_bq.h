@@ -5,7 +5,8 @@
 // by least squares (log-likelihoods are close to quadratic near their mode, Bernstein–von Mises):
 // with a constant mean the GP must explain a parabola of depth hundreds by its output scale,
 // and V_logℓ/2 in m_exp below becomes hundreds too, so that m_exp is dominated by e^{V/2} far
-// from the data. If the fit is not concave (or n < 3) q is the smallest observed log ℓ. At candidate
+// from the data. Far from the samples q levels off at the smallest observed log ℓ instead of
+// falling without bound; if the fit is not concave (or n < 3) q is that constant. At candidate
 // points x_c (the samples plus extra points where ℓ·p matters)
 //   m_exp(x_c) = exp(m_logℓ(x_c) + V_logℓ(x_c)/2)                                   (1.7–1.9)
 // (with V capped at 4 and log m_exp at max log ℓ + 2, see log_gp_bq.cpp: departures from the
@@ -26,14 +27,22 @@
 #include "bq/gaussian_measure.h"
 #include "gp/gp_regression.h"
 
+#include <cmath>
+#include <limits>
 #include <vector>
 
 namespace evx::bq {
 
-// q(x) = c0 + c1 x + c2 x² with c2 < 0, or the constant min log ℓ.
+// q(x) = log(exp(c0 + c1 x + c2 x²) + exp(floor)) with c2 < 0 and floor = min log ℓ (a parabola
+// that levels off where nothing was sampled, see log_gp_bq.cpp), or the constant min log ℓ.
 struct LogMean {
     double c0 = 0, c1 = 0, c2 = 0;
-    double operator()(double x) const { return c0 + (c1 + c2 * x) * x; }
+    double floor = -std::numeric_limits<double>::infinity();
+    double operator()(double x) const
+    {
+        const double quad = c0 + (c1 + c2 * x) * x;
+        return quad > floor ? quad + std::log1p(std::exp(floor - quad)) : floor + std::log1p(std::exp(quad - floor));
+    }
     static LogMean fit(const Eigen::VectorXd& x, const Eigen::VectorXd& logL);
 };
 
