@@ -387,6 +387,71 @@ private slots:
         QVERIFY(std::fabs(mean - truth) < 3 * sd);
     }
 
+    void logGpFindsTheSecondModeWithActiveSampling_data()
+    {
+        QTest::addColumn<double>("priorMean");
+        for (double b : {0.8, 0.9, 1.0})
+            QTest::addRow("prior mean %.1f", b) << b;
+    }
+
+    void logGpFindsTheSecondModeWithActiveSampling()
+    {
+        // Two-mode integrand, 20 active samples (the default strategy). The mode at −1 holds
+        // 26–34 % of Z for these prior means. With a prior mean that fell quadratically to
+        // e⁻⁵⁰ away from the mode at 1.3 the acquisition never went there: Z was short by that
+        // share and its sd 1e-6 of Z. With the mean levelling off at the lowest observed log ℓ
+        // both modes are sampled and the error is the log-GP's interpolation error (5e-5–5e-4
+        // measured): 1 % is twenty times that and a thirtieth of a missed mode.
+        QFETCH(double, priorMean);
+        const auto sc = ScenarioRegistry::instance().find("bq-1d");
+        QVERIFY(sc);
+        ParameterValues v = sc->schema().defaults();
+        v["integrand"] = 1;
+        v["prior_mean"] = priorMean;
+        v["method"] = 1;
+        v["strategy"] = 2;
+        v["n_samples"] = 20;
+        const Figure f = sc->run(v, {});
+        const double truth = f.summary.value("z.true"), mean = f.summary.value("z.mean");
+        qInfo("prior mean %.1f: relative error %.3g, sd/Z %.3g", priorMean, std::fabs(mean - truth) / truth,
+              f.summary.value("z.sd") / truth);
+        QVERIFY(std::fabs(mean - truth) < 0.01 * truth);
+    }
+
+    void logGpSdIsCalibratedOverAPriorMeanSweep_data()
+    {
+        QTest::addColumn<int>("integrand");
+        QTest::addColumn<int>("strategy");
+        QTest::addRow("wide-bump, active") << 2 << 2;
+        QTest::addRow("peaked, mc") << 0 << 0;
+    }
+
+    void logGpSdIsCalibratedOverAPriorMeanSweep()
+    {
+        // 50 samples, prior means −1…1 (21). For a calibrated Gaussian sd the median of
+        // |error|/sd is 0.67; ML-II hyperparameters and the linearised V[Ẑ] are known to be
+        // overconfident, so a factor 4 (median ≤ 2.7) is allowed. Measured before the log-GP
+        // mean levelled off: 3.0 (wide-bump) and 4.2 (peaked); after: 1.7 and 0.13.
+        QFETCH(int, integrand);
+        QFETCH(int, strategy);
+        const auto sc = ScenarioRegistry::instance().find("bq-1d");
+        QVERIFY(sc);
+        std::vector<double> z;
+        for (int k = 0; k <= 20; ++k) {
+            ParameterValues v = sc->schema().defaults();
+            v["integrand"] = integrand;
+            v["prior_mean"] = -1 + 0.1 * k;
+            v["method"] = 1;
+            v["strategy"] = strategy;
+            v["n_samples"] = 50;
+            const Figure f = sc->run(v, {});
+            z.push_back(std::fabs(f.summary.value("z.mean") - f.summary.value("z.true")) / f.summary.value("z.sd"));
+        }
+        std::sort(z.begin(), z.end());
+        qInfo("median |error|/sd %.3g", z[10]);
+        QVERIFY(z[10] < 4 * 0.674);
+    }
+
     void marginalMatchesBruteForce()
     {
         // A 2-D GP (h ≠ 1, different lengthscales, nonzero prior mean) on 25 quasi-random points;
