@@ -46,7 +46,10 @@ std::vector<Preset> Bq1dScenario::presets() const
              {{"integrand", 0}, {"method", 1}, {"strategy", 2}}},
             {"peaked-gp", "Peaked likelihood, GP BQ on ℓ itself: a stationary GP fits a peak badly",
              {{"integrand", 0}, {"method", 0}, {"strategy", 2}}},
-            {"two-mode", "Two-mode mixture, log-GP BQ on a quasi-random design",
+            {"two-mode", "Two-mode mixture, log-GP BQ with active sampling: it finds the second mode",
+             {{"integrand", 1}, {"method", 1}, {"strategy", 2}, {"n_samples", 25}}},
+            {"two-mode-grid",
+             "Two-mode mixture on a quasi-random design: log-GP BQ's weak case (wide band, jumpy Z)",
              {{"integrand", 1}, {"method", 1}, {"strategy", 1}, {"n_samples", 25}}},
             {"drop-ball", "The drop-of-a-ball virtual-evidence likelihood of g under the prior N(10, 1²)",
              {{"integrand", 3}, {"prior_mean", 10}, {"prior_sd", 1}, {"method", 1}, {"strategy", 2}}}};
