@@ -4,6 +4,7 @@
 #include "plot/fast_graph.h"
 #include "plot/palette.h"
 #include "plot/plot_view.h"
+#include "plot_view_test_support.h"
 
 #include <qcustomplot.h>
 
@@ -19,119 +20,10 @@
 #include <limits>
 
 using namespace evx;
-
-namespace {
-
-Series line(const std::string& name, double slope, int n = 50, double offset = 0.0)
-{
-    Series s;
-    s.name = name;
-    for (int i = 0; i < n; ++i) {
-        const double x = -1.0 + 2.0 * i / (n - 1);
-        s.x.push_back(x);
-        s.y.push_back(offset + slope * x);
-    }
-    return s;
-}
-
-Figure onePlot(std::vector<Series> series, const std::string& title = "P")
-{
-    Figure f;
-    Plot p;
-    p.title = title;
-    p.xLabel = "x";
-    p.yLabel = "y";
-    p.series = std::move(series);
-    f.plots.push_back(std::move(p));
-    return f;
-}
-
-QCPLegend* legendOf(QCPAxisRect* rect)
-{
-    for (int i = 0; rect && i < rect->insetLayout()->elementCount(); ++i) {
-        if (auto* legend = qobject_cast<QCPLegend*>(rect->insetLayout()->elementAt(i)))
-            return legend;
-    }
-    return nullptr;
-}
-
-QStringList legendNames(QCPLegend* legend)
-{
-    QStringList names;
-    for (int i = 0; legend && i < legend->itemCount(); ++i) {
-        if (auto* item = qobject_cast<QCPPlottableLegendItem*>(legend->item(i)))
-            names << item->plottable()->name();
-    }
-    return names;
-}
-
-template <class T>
-QList<T*> plottablesOf(QCPAxisRect* rect)
-{
-    QList<T*> result;
-    for (QCPAbstractPlottable* p : rect->plottables()) {
-        if (auto* t = qobject_cast<T*>(p))
-            result << t;
-    }
-    return result;
-}
-
-// Items drawn as part of the figure (the hover read-out lives on the overlay layer).
-template <class T>
-QList<T*> figureItems(QCustomPlot* plot)
-{
-    QList<T*> result;
-    for (int i = 0; i < plot->itemCount(); ++i) {
-        if (auto* t = qobject_cast<T*>(plot->item(i)); t && t->layer()->name() != QLatin1String("overlay"))
-            result << t;
-    }
-    return result;
-}
-
-// The hover read-out.
-QCPItemText* overlayText(QCustomPlot* plot)
-{
-    for (int i = 0; i < plot->itemCount(); ++i) {
-        auto* t = qobject_cast<QCPItemText*>(plot->item(i));
-        if (t && t->layer()->name() == QLatin1String("overlay"))
-            return t;
-    }
-    return nullptr;
-}
-
-QPoint centreOf(QCPAxisRect* rect)
-{
-    return rect->rect().center();
-}
-
-int distinctColours(const QImage& image)
-{
-    QSet<QRgb> colours;
-    for (int y = 0; y < image.height(); y += 7) {
-        for (int x = 0; x < image.width(); x += 7)
-            colours.insert(image.pixel(x, y));
-    }
-    return colours.size();
-}
-
-}  // namespace
+using namespace evx::plot_test;
 
 class TestPlotView : public QObject {
     Q_OBJECT
-
-private:
-    // A shown 1000x700 view, laid out and drawn once.
-    std::unique_ptr<PlotView> shownView(const Figure& figure)
-    {
-        auto view = std::make_unique<PlotView>();
-        view->resize(1000, 700);
-        view->show();
-        if (!QTest::qWaitForWindowExposed(view.get()))
-            qWarning("window not exposed");
-        view->setFigure(figure);
-        view->renderNow();
-        return view;
-    }
 
 private slots:
     void emptyFigureShowsPlaceholder()
@@ -147,112 +39,6 @@ private slots:
         QVERIFY(!view.toImage(200, 100).isNull());
     }
 
-    void axisRectPerPlot_data()
-    {
-        QTest::addColumn<int>("plots");
-        QTest::addColumn<bool>("twoColumns");
-        QTest::newRow("1") << 1 << false;
-        QTest::newRow("3") << 3 << false;
-        QTest::newRow("4") << 4 << true;
-        QTest::newRow("5") << 5 << true;
-    }
-    void axisRectPerPlot()
-    {
-        QFETCH(int, plots);
-        QFETCH(bool, twoColumns);
-        Figure f;
-        for (int i = 0; i < plots; ++i) {
-            Plot p;
-            p.title = "plot " + std::to_string(i);
-            p.series = {line("s", i + 1.0)};
-            f.plots.push_back(p);
-        }
-        auto view = shownView(f);
-        QCOMPARE(view->customPlot()->axisRectCount(), plots);
-        for (int i = 0; i < plots; ++i)
-            QCOMPARE(plottablesOf<QCPGraph>(view->axisRect(i)).size(), 1);
-        const QRect first = view->axisRect(0)->outerRect();
-        const QRect last = view->axisRect(plots - 1)->outerRect();
-        if (plots > 1) {
-            const QRect second = view->axisRect(1)->outerRect();
-            QCOMPARE(second.top() == first.top(), twoColumns);   // side by side
-            QCOMPARE(second.left() > first.left(), twoColumns);
-        }
-        QVERIFY(last.bottom() <= view->customPlot()->height());
-        QVERIFY(!view->axisRect(plots));
-    }
-
-    // A corner layout: plots in the cells they name, one legend for all in the empty top-right
-    // cell, and hiding a name there hides it in every plot.
-    void explicitGridWithSharedLegend()
-    {
-        Figure f;
-        const std::pair<int, int> cells[3] = {{0, 0}, {1, 0}, {1, 1}};
-        for (int i = 0; i < 3; ++i) {
-            Plot p;
-            p.title = "cell " + std::to_string(i);
-            p.row = cells[i].first;
-            p.column = cells[i].second;
-            p.legend = LegendPlace::Shared;
-            p.showTitle = false;
-            p.series = {line("a", i + 1.0), line("b", -1.0 - i)};
-            if (i == 2)
-                p.series.push_back(line("only here", 0.5));
-            f.plots.push_back(p);
-        }
-        auto view = shownView(f);
-        const QRect r00 = view->axisRect(0)->outerRect(), r10 = view->axisRect(1)->outerRect(),
-                    r11 = view->axisRect(2)->outerRect();
-        QVERIFY(r10.top() > r00.bottom() - 1 && r10.left() == r00.left());
-        QCOMPARE(r11.top(), r10.top());
-        QVERIFY(r11.left() > r10.right() - 1);
-        QCOMPARE(view->axisRect(1)->rect().left(), view->axisRect(0)->rect().left());  // column aligned
-        QCOMPARE(view->axisRect(2)->rect().bottom(), view->axisRect(1)->rect().bottom());  // row aligned
-        for (int i = 0; i < 3; ++i)
-            QVERIFY(!legendOf(view->axisRect(i)));
-
-        // The legend sits in the empty cell (0, 1), right of the first plot, each name once.
-        QCPLegend* legend = nullptr;
-        for (int i = 0; i < view->customPlot()->axisRectCount() && !legend; ++i) {
-            QCPAxisRect* rect = view->customPlot()->axisRect(i);
-            if (rect->axes().isEmpty())
-                legend = legendOf(rect);
-        }
-        QVERIFY(legend);
-        QCOMPARE(legendNames(legend), QStringList({"a", "b", "only here"}));
-        QVERIFY(legend->outerRect().left() > r00.right() && legend->outerRect().bottom() < r11.top());
-
-        QTest::mouseClick(view->customPlot(), Qt::LeftButton, {}, legend->item(1)->rect().center());
-        for (int i = 0; i < 3; ++i) {
-            QVERIFY(!view->isSeriesVisible(i, "b"));
-            QVERIFY(view->isSeriesVisible(i, "a"));
-        }
-        QCOMPARE(plottablesOf<QCPGraph>(view->axisRect(2)).size(), 3);
-        const auto graphs = plottablesOf<QCPGraph>(view->axisRect(1));
-        QCOMPARE(std::count_if(graphs.begin(), graphs.end(), [](QCPGraph* g) { return g->visible(); }), 1);
-
-        // Exporting takes the hidden entry out of the shared legend and puts it back after.
-        QVERIFY(!view->toImage(400, 300).isNull());
-        QCOMPARE(legendNames(legend), QStringList({"a", "b", "only here"}));
-    }
-
-    // Two plots naming one cell: the figure flows as if it named none, and nothing is lost.
-    void clashingCellsFlow()
-    {
-        Figure f;
-        for (int i = 0; i < 2; ++i) {
-            Plot p;
-            p.title = "plot " + std::to_string(i);
-            p.row = 0;
-            p.column = 0;
-            p.series = {line("s", i + 1.0)};
-            f.plots.push_back(p);
-        }
-        auto view = shownView(f);
-        QCOMPARE(view->customPlot()->axisRectCount(), 2);
-        QVERIFY(view->axisRect(1)->outerRect().top() > view->axisRect(0)->outerRect().top());
-    }
-
     void seriesKinds_data()
     {
         QTest::addColumn<int>("kind");
@@ -264,6 +50,7 @@ private slots:
         QTest::newRow("scatter") << int(SeriesKind::Scatter) << 1 << 0 << int(QCPGraph::lsNone);
         QTest::newRow("bar") << int(SeriesKind::Bar) << 0 << 1 << -1;
     }
+
     void seriesKinds()
     {
         QFETCH(int, kind);
@@ -319,24 +106,6 @@ private slots:
         view.setFigure(onePlot({orbit}));
         QCOMPARE(plottablesOf<QCPCurve>(view.axisRect(0)).size(), 1);
         QCOMPARE(plottablesOf<QCPGraph>(view.axisRect(0)).size(), 0);
-    }
-
-    void legendNamesEverySeriesAndBand()
-    {
-        Figure f = onePlot({line("prior", 1), line("posterior", 2), line("likelihood", 3)});
-        Band b;
-        b.name = "±2 sd";
-        b.x = {0, 1, 2};
-        b.lower = {-1, -1, -1};
-        b.upper = {1, 1, 1};
-        f.plots[0].bands.push_back(b);
-        PlotView view;
-        view.setFigure(f);
-        QCPLegend* legend = legendOf(view.axisRect(0));
-        QVERIFY(legend);
-        QCOMPARE(legend->itemCount(), 4);
-        QCOMPARE(legendNames(legend), (QStringList{"prior", "posterior", "likelihood", "±2 sd"}));
-        QVERIFY(legend->visible());
     }
 
     void dashedAndColours()
@@ -398,23 +167,6 @@ private slots:
         QCOMPARE(filled->data()->size(), 20);
     }
 
-    // A band a hundred times wider than its line is clipped by the frame at one span of the
-    // lines beyond them; a band alone still sets the range.
-    void hugeBandDoesNotFlattenTheLines()
-    {
-        Figure f = onePlot({line("mean", 0.5, 50, 0.5)});  // y from 0 to 1
-        f.plots[0].bands.push_back({"±2 sd", {-1, 1}, {-100, -100}, {100, 100}, -1});
-        auto view = shownView(f);
-        const QCPRange r = view->axisRect(0)->axis(QCPAxis::atLeft)->range();
-        QVERIFY2(r.lower >= -1.2 && r.lower <= -0.9 && r.upper >= 1.9 && r.upper <= 3.5,
-                 qPrintable(QString("%1 .. %2").arg(r.lower).arg(r.upper)));
-
-        f.plots[0].series.clear();
-        view->setFigure(f);
-        const QCPRange alone = view->axisRect(0)->axis(QCPAxis::atLeft)->range();
-        QVERIFY(alone.lower <= -100 && alone.upper >= 100);
-    }
-
     void heatMap_data()
     {
         QTest::addColumn<int>("nx");
@@ -425,6 +177,7 @@ private slots:
         QTest::newRow("1x7") << 1 << 7 << 7 << true;
         QTest::newRow("size mismatch") << 4 << 3 << 11 << false;
     }
+
     void heatMap()
     {
         QFETCH(int, nx);
@@ -490,6 +243,7 @@ private slots:
         QTest::newRow("linear") << false;
         QTest::newRow("log") << true;
     }
+
     void logY()
     {
         QFETCH(bool, logY);
@@ -561,21 +315,6 @@ private slots:
         QVERIFY(!graphs[1]->visible());
     }
 
-    void legendClickToggles()
-    {
-        auto view = shownView(onePlot({line("a", 1), line("b", 2)}));
-        QSignalSpy clicks(view.get(), &PlotView::pointClicked);
-        QCPLegend* legend = legendOf(view->axisRect(0));
-        const QPoint onB = legend->item(1)->rect().center();
-        QTest::mouseClick(view->customPlot(), Qt::LeftButton, {}, onB);
-        QVERIFY(!view->isSeriesVisible(0, "b"));
-        QVERIFY(view->isSeriesVisible(0, "a"));
-        QCOMPARE(clicks.count(), 0);  // a legend click is not a click in the plot
-        view->renderNow();
-        QTest::mouseClick(view->customPlot(), Qt::LeftButton, {}, onB);
-        QVERIFY(view->isSeriesVisible(0, "b"));
-    }
-
     void clickEmitsDataCoordinates()
     {
         auto view = shownView(onePlot({line("a", 1)}));
@@ -588,78 +327,6 @@ private slots:
         QVERIFY(std::abs(clicks[0][1].toDouble() - rect->axis(QCPAxis::atBottom)->pixelToCoord(at.x())) < 1e-9);
         QVERIFY(std::abs(clicks[0][2].toDouble() - rect->axis(QCPAxis::atLeft)->pixelToCoord(at.y())) < 1e-9);
         QVERIFY(!view->isUserZoomed(0));  // a click is not a pan
-    }
-
-    void zoomLock_data()
-    {
-        QTest::addColumn<QString>("how");
-        QTest::newRow("wheel") << "wheel";
-        QTest::newRow("drag") << "drag";
-        QTest::newRow("helper") << "helper";
-    }
-    void zoomLock()
-    {
-        QFETCH(QString, how);
-        auto view = shownView(onePlot({line("a", 1)}));  // y in [-1, 1]
-        QCustomPlot* plot = view->customPlot();
-        QCPAxis* xAxis = view->axisRect(0)->axis(QCPAxis::atBottom);
-        const QCPRange fitted = xAxis->range();
-        const QPointF c = centreOf(view->axisRect(0));
-        if (how == "wheel") {
-            QWheelEvent wheel(c, plot->mapToGlobal(c), QPoint(), QPoint(0, 240), Qt::NoButton, Qt::NoModifier,
-                              Qt::NoScrollPhase, false);
-            QApplication::sendEvent(plot, &wheel);
-        } else if (how == "drag") {
-            const QPointF to = c + QPointF(80, 30);
-            QMouseEvent press(QEvent::MouseButtonPress, c, plot->mapToGlobal(c), Qt::LeftButton, Qt::LeftButton, {});
-            QMouseEvent move(QEvent::MouseMove, to, plot->mapToGlobal(to), Qt::NoButton, Qt::LeftButton, {});
-            QMouseEvent release(QEvent::MouseButtonRelease, to, plot->mapToGlobal(to), Qt::LeftButton, Qt::NoButton,
-                                {});
-            QApplication::sendEvent(plot, &press);
-            QApplication::sendEvent(plot, &move);
-            QApplication::sendEvent(plot, &release);
-        } else {
-            xAxis->setRange(-0.5, 0.25);
-            view->markUserZoomed(0);
-        }
-        QVERIFY(view->isUserZoomed(0));
-        const QCPRange zoomed = xAxis->range();
-        QVERIFY(std::abs(zoomed.lower - fitted.lower) > 1e-6 || std::abs(zoomed.upper - fitted.upper) > 1e-6);
-
-        view->setFigure(onePlot({line("a", 10, 50, 100)}));  // very different data, same axes
-        xAxis = view->axisRect(0)->axis(QCPAxis::atBottom);
-        QCOMPARE(xAxis->range().lower, zoomed.lower);
-        QCOMPARE(xAxis->range().upper, zoomed.upper);
-
-        view->resetView();
-        QVERIFY(!view->isUserZoomed(0));
-        QCOMPARE(xAxis->range().lower, -1.0);
-        QCOMPARE(xAxis->range().upper, 1.0);
-        QVERIFY(view->axisRect(0)->axis(QCPAxis::atLeft)->range().lower > 80);  // fits y = 100 ± 10
-    }
-
-    void zoomLockDroppedForDifferentAxes()
-    {
-        PlotView view;
-        view.setFigure(onePlot({line("a", 1)}));
-        view.axisRect(0)->axis(QCPAxis::atBottom)->setRange(0, 0.1);
-        view.markUserZoomed(0);
-        Figure other = onePlot({line("a", 1)});
-        other.plots[0].xLabel = "time";
-        view.setFigure(other);
-        QVERIFY(!view.isUserZoomed(0));
-        QCOMPARE(view.axisRect(0)->axis(QCPAxis::atBottom)->range().lower, -1.0);
-    }
-
-    void doubleClickResetsZoom()
-    {
-        auto view = shownView(onePlot({line("a", 1)}));
-        QCPAxis* xAxis = view->axisRect(0)->axis(QCPAxis::atBottom);
-        xAxis->setRange(0, 0.5);
-        view->markUserZoomed(0);
-        QTest::mouseDClick(view->customPlot(), Qt::LeftButton, {}, centreOf(view->axisRect(0)));
-        QVERIFY(!view->isUserZoomed(0));
-        QCOMPARE(xAxis->range().lower, -1.0);
     }
 
     void hoverShowsInterpolatedValues()
@@ -976,74 +643,6 @@ private slots:
         view.setFigure(f);
         QVERIFY(view.savePng(QString::fromLocal8Bit(path), 1000, 700));
         QCOMPARE(QImage(QString::fromLocal8Bit(path)).size(), QSize(1000, 700));
-    }
-
-    void legendMovesToTheFreeCorner()
-    {
-        // y = x⁴ fills the bottom-left and top-right; the top-left is empty.
-        Figure f;
-        Plot p;
-        p.title = "curve";
-        p.xLabel = "x";
-        p.yLabel = "y";
-        Series s;
-        s.name = "x to the fourth";
-        for (int i = 0; i <= 100; ++i) {
-            s.x.push_back(i / 100.0);
-            s.y.push_back(std::pow(i / 100.0, 4));
-        }
-        p.series = {s};
-        f.plots = {p};
-        PlotView view;
-        view.resize(800, 500);
-        view.setFigure(f);
-        QCPLayoutInset* inset = view.axisRect(0)->insetLayout();
-        QCPLegend* legend = nullptr;
-        int at = -1;
-        for (int i = 0; i < inset->elementCount(); ++i)
-            if ((legend = qobject_cast<QCPLegend*>(inset->elementAt(i)))) {
-                at = i;
-                break;
-            }
-        QVERIFY(legend);
-        QCOMPARE(inset->insetAlignment(at), Qt::AlignTop | Qt::AlignLeft);
-        QVERIFY(view.axisRect(0)->axis(QCPAxis::atLeft)->range().upper < 1.2);
-
-        // Data in every corner: the axis gains headroom above the data for the legend.
-        Series noise;
-        noise.name = "everywhere";
-        noise.kind = SeriesKind::Scatter;
-        for (int i = 0; i <= 20; ++i)
-            for (int j = 0; j <= 20; ++j) {
-                noise.x.push_back(i / 20.0);
-                noise.y.push_back(j / 20.0);
-            }
-        f.plots[0].series = {noise};
-        view.setFigure(f);
-        QVERIFY2(view.axisRect(0)->axis(QCPAxis::atLeft)->range().upper > 1.1,
-                 qPrintable(QString::number(view.axisRect(0)->axis(QCPAxis::atLeft)->range().upper)));
-    }
-
-    // Six entries in a wide, short plot: the legend spreads over columns rather than taking
-    // most of the height; in a tall plot it stays one column.
-    void tallLegendWrapsInShortPlot()
-    {
-        std::vector<Series> series;
-        for (int i = 0; i < 6; ++i)
-            series.push_back(line("entry number " + std::to_string(i), i + 1.0));
-        const Figure f = onePlot(series);
-        for (const auto& [size, wraps] : {std::pair(QSize(1200, 260), true), std::pair(QSize(500, 900), false)}) {
-            PlotView view;
-            view.resize(size);
-            view.setFigure(f);
-            view.renderNow();
-            QCPLegend* legend = legendOf(view.axisRect(0));
-            QVERIFY(legend);
-            QCOMPARE(legend->itemCount(), 6);
-            QCOMPARE(legend->columnCount() > 1, wraps);
-            if (wraps)
-                QVERIFY(legend->outerRect().height() <= view.axisRect(0)->rect().height() / 2);
-        }
     }
 };
 

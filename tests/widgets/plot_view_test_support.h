@@ -1,0 +1,124 @@
+// Helpers shared by the PlotView test suites (figures to draw and ways to find what the
+// view made of them in QCustomPlot).
+#pragma once
+
+#include "plot/plot_view.h"
+
+#include <qcustomplot.h>
+
+#include <QSet>
+#include <QTest>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace evx::plot_test {
+
+inline Series line(const std::string& name, double slope, int n = 50, double offset = 0.0)
+{
+    Series s;
+    s.name = name;
+    for (int i = 0; i < n; ++i) {
+        const double x = -1.0 + 2.0 * i / (n - 1);
+        s.x.push_back(x);
+        s.y.push_back(offset + slope * x);
+    }
+    return s;
+}
+
+inline Figure onePlot(std::vector<Series> series, const std::string& title = "P")
+{
+    Figure f;
+    Plot p;
+    p.title = title;
+    p.xLabel = "x";
+    p.yLabel = "y";
+    p.series = std::move(series);
+    f.plots.push_back(std::move(p));
+    return f;
+}
+
+inline QCPLegend* legendOf(QCPAxisRect* rect)
+{
+    for (int i = 0; rect && i < rect->insetLayout()->elementCount(); ++i) {
+        if (auto* legend = qobject_cast<QCPLegend*>(rect->insetLayout()->elementAt(i)))
+            return legend;
+    }
+    return nullptr;
+}
+
+inline QStringList legendNames(QCPLegend* legend)
+{
+    QStringList names;
+    for (int i = 0; legend && i < legend->itemCount(); ++i) {
+        if (auto* item = qobject_cast<QCPPlottableLegendItem*>(legend->item(i)))
+            names << item->plottable()->name();
+    }
+    return names;
+}
+
+template <class T>
+QList<T*> plottablesOf(QCPAxisRect* rect)
+{
+    QList<T*> result;
+    for (QCPAbstractPlottable* p : rect->plottables()) {
+        if (auto* t = qobject_cast<T*>(p))
+            result << t;
+    }
+    return result;
+}
+
+// Items drawn as part of the figure (the hover read-out lives on the overlay layer).
+template <class T>
+QList<T*> figureItems(QCustomPlot* plot)
+{
+    QList<T*> result;
+    for (int i = 0; i < plot->itemCount(); ++i) {
+        if (auto* t = qobject_cast<T*>(plot->item(i)); t && t->layer()->name() != QLatin1String("overlay"))
+            result << t;
+    }
+    return result;
+}
+
+// The hover read-out.
+inline QCPItemText* overlayText(QCustomPlot* plot)
+{
+    for (int i = 0; i < plot->itemCount(); ++i) {
+        auto* t = qobject_cast<QCPItemText*>(plot->item(i));
+        if (t && t->layer()->name() == QLatin1String("overlay"))
+            return t;
+    }
+    return nullptr;
+}
+
+inline QPoint centreOf(QCPAxisRect* rect)
+{
+    return rect->rect().center();
+}
+
+inline int distinctColours(const QImage& image)
+{
+    QSet<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 7) {
+        for (int x = 0; x < image.width(); x += 7)
+            colours.insert(image.pixel(x, y));
+    }
+    return colours.size();
+}
+
+
+// A shown 1000x700 view, laid out and drawn once.
+inline std::unique_ptr<PlotView> shownView(const Figure& figure)
+{
+    auto view = std::make_unique<PlotView>();
+    view->resize(1000, 700);
+    view->show();
+    if (!QTest::qWaitForWindowExposed(view.get()))
+        qWarning("window not exposed");
+    view->setFigure(figure);
+    view->renderNow();
+    return view;
+}
+
+}  // namespace evx::plot_test
