@@ -16,18 +16,14 @@ namespace evx::scenarios {
 using namespace wvo_figure;
 
 WvoBetaBernoulliScenario::WvoBetaBernoulliScenario()
-    : m_schema({
-          integerParameter("observations", "Observations N", 1, 100, 12,
-                           "Number of original Bernoulli observations"),
-          integerParameter("successes", "Successes among them", 0, 100, 3,
-                           "How many of the N original observations are 1"),
-          integerParameter("virtual_count", "Virtual observations K", 2, 200, 12,
-                           "Number of virtual observations drawn from the posterior predictive", true),
-          integerParameter("posterior_draws", "Posterior draws M", 50, 20000, 1000,
-                           "Posterior draws θ_m used by the Monte Carlo objective"),
-          integerParameter("seed", "Random seed", 1, 100000, 3,
-                           "Seed of the draws and the virtual observations"),
-      })
+    : m_schema(wvo_common::withVirtualObservationParameters(
+          {
+              integerParameter("observations", "Observations N", 1, 100, 12,
+                               "Number of original Bernoulli observations"),
+              integerParameter("successes", "Successes among them", 0, 100, 3,
+                               "How many of the N original observations are 1"),
+          },
+          12, 3))
 {
 }
 

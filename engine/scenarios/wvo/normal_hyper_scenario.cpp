@@ -27,39 +27,35 @@ double logNormal(double y, double mu, double var)
 } // namespace
 
 WvoNormalHyperScenario::WvoNormalHyperScenario()
-    : m_schema({
-          integerParameter("observations", "Observations N", 3, 200, 10, "Number of original observations"),
-          realParameter("data_mean", "Mean of the simulated data", "", -10, 10, 1,
-                        "The original observations are drawn from N(mean, sd²) (as in wvo-normal)"),
-          realParameter("data_sd", "Sd of the simulated data", "", 0.1, 10, 2, "Sd of the simulated data",
-                        true),
-          integerParameter("data_seed", "Data seed", 1, 100000, 7, "Seed of the original observations"),
-          realParameter("tau", "Sd τ of μ around m", "", 0.05, 10, 1, "μ | m ~ N(m, τ²)", true),
-          realParameter("prior_mean_sd", "Hyperprior sd of m", "", 0.5, 100, 10, "m ~ N(0, s_m²)", true),
-          realParameter("prior_sigma_sd", "Hyperprior scale of σ", "", 0.5, 100, 5, "σ ~ half-N(0, s_σ²)",
-                        true),
-          integerParameter("mc_draws", "Monte Carlo draws S of μ (0 = exact)", 0, 2000, 100,
-                           "Forward draws μ_s ~ p(μ | m) estimating each virtual p(ỹ | m, σ) (Thm 4); 0 uses "
-                           "the closed form N(ỹ | m, σ² + τ²)"),
-          {"virtual_form",
-           "Virtual observation",
-           "",
-           ParameterKind::Choice,
-           0,
-           1,
-           1,
-           1,
-           0,
-           {"single observations (Thm 4)", "whole groups of N (Cor. 1)"},
-           "Thm 4: each virtual observation ỹ_i has its own μ integrated out, Σ w = N. Cor. 1: each virtual "
-           "observation is a whole group of N values sharing one μ, like the data; Σ w = 1 group"},
-          integerParameter("virtual_count", "Virtual observations K", 2, 200, 10,
-                           "Number of virtual observations drawn from the posterior predictive", true),
-          integerParameter("posterior_draws", "Posterior draws M", 50, 20000, 1000,
-                           "Posterior draws θ_m used by the Monte Carlo objective"),
-          integerParameter("seed", "Random seed", 1, 100000, 1,
-                           "Seed of the draws and the virtual observations"),
-      })
+    : m_schema(wvo_common::withVirtualObservationParameters(
+          {
+              integerParameter("observations", "Observations N", 3, 200, 10, "Number of original observations"),
+              realParameter("data_mean", "Mean of the simulated data", "", -10, 10, 1,
+                            "The original observations are drawn from N(mean, sd²) (as in wvo-normal)"),
+              realParameter("data_sd", "Sd of the simulated data", "", 0.1, 10, 2, "Sd of the simulated data",
+                            true),
+              integerParameter("data_seed", "Data seed", 1, 100000, 7, "Seed of the original observations"),
+              realParameter("tau", "Sd τ of μ around m", "", 0.05, 10, 1, "μ | m ~ N(m, τ²)", true),
+              realParameter("prior_mean_sd", "Hyperprior sd of m", "", 0.5, 100, 10, "m ~ N(0, s_m²)", true),
+              realParameter("prior_sigma_sd", "Hyperprior scale of σ", "", 0.5, 100, 5, "σ ~ half-N(0, s_σ²)",
+                            true),
+              integerParameter("mc_draws", "Monte Carlo draws S of μ (0 = exact)", 0, 2000, 100,
+                               "Forward draws μ_s ~ p(μ | m) estimating each virtual p(ỹ | m, σ) (Thm 4); 0 uses "
+                               "the closed form N(ỹ | m, σ² + τ²)"),
+              {"virtual_form",
+               "Virtual observation",
+               "",
+               ParameterKind::Choice,
+               0,
+               1,
+               1,
+               1,
+               0,
+               {"single observations (Thm 4)", "whole groups of N (Cor. 1)"},
+               "Thm 4: each virtual observation ỹ_i has its own μ integrated out, Σ w = N. Cor. 1: each virtual "
+               "observation is a whole group of N values sharing one μ, like the data; Σ w = 1 group"},
+          },
+          10, 1))
 {
 }
 

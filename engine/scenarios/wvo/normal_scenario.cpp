@@ -50,20 +50,16 @@ double logNormal(double y, double mu, double sigma)
 } // namespace
 
 WvoNormalScenario::WvoNormalScenario()
-    : m_schema({
-          integerParameter("observations", "Observations N", 3, 200, 10, "Number of original observations"),
-          realParameter("data_mean", "Mean of the simulated data", "", -10, 10, 1,
-                        "The original observations are drawn from N(mean, sd²)"),
-          realParameter("data_sd", "Sd of the simulated data", "", 0.1, 10, 2, "Sd of the simulated data",
-                        true),
-          integerParameter("data_seed", "Data seed", 1, 100000, 7, "Seed of the original observations"),
-          integerParameter("virtual_count", "Virtual observations K", 2, 200, 10,
-                           "Number of virtual observations drawn from the posterior predictive", true),
-          integerParameter("posterior_draws", "Posterior draws M", 50, 20000, 1000,
-                           "Posterior draws θ_m used by the Monte Carlo objective"),
-          integerParameter("seed", "Random seed", 1, 100000, 1,
-                           "Seed of the draws and the virtual observations"),
-      })
+    : m_schema(wvo_common::withVirtualObservationParameters(
+          {
+              integerParameter("observations", "Observations N", 3, 200, 10, "Number of original observations"),
+              realParameter("data_mean", "Mean of the simulated data", "", -10, 10, 1,
+                            "The original observations are drawn from N(mean, sd²)"),
+              realParameter("data_sd", "Sd of the simulated data", "", 0.1, 10, 2, "Sd of the simulated data",
+                            true),
+              integerParameter("data_seed", "Data seed", 1, 100000, 7, "Seed of the original observations"),
+          },
+          10, 1))
 {
 }
 
