@@ -30,13 +30,6 @@ double cappedLogMexp(double m, double v, double cap)
 {
     return std::min(m + 0.5 * std::min(v, kMaxInflationVariance), cap);
 }
-// The concave quadratic mean levels off (smoothly, log(e^q + e^floor)) at the lowest observed
-// log ℓ minus this margin. Bernstein–von Mises makes log ℓ quadratic near its mode, not far from
-// it: a parabola fitted to one mode says ℓ ≈ e⁻⁵⁰ wherever nothing was sampled, so V[Ẑ] (∝ ℓ̄²)
-// and the acquisition (∝ ℓ̄²) both ignored an unsampled second mode (two-mode, n = 20 active:
-// Z off by 30 % with sd 1e-6 of Z). A margin of 3 nats was tried: worse calibrated on the
-// peaked integrand (median |error|/sd 3.5 against 0.2 over a prior-mean sweep).
-constexpr double kMeanFloorMargin = 0;
 // Points of each of the two scouting grids that place the candidates.
 constexpr int kScoutPoints = 61;
 // ℓ·p below this fraction of its largest value contributes nothing double precision sees.
@@ -231,7 +224,13 @@ LogMean LogMean::fit(const Eigen::VectorXd& x, const Eigen::VectorXd& logL)
     q.c2 = c[2] / s2;
     q.c1 = c[1] / scale - 2 * c[2] * centre / s2;
     q.c0 = c[0] - c[1] * centre / scale + c[2] * centre * centre / s2;
-    q.floor = logL.minCoeff() - kMeanFloorMargin;
+    // The concave quadratic levels off (smoothly, log(e^q + e^floor)) at the lowest observed
+    // log ℓ. Bernstein–von Mises makes log ℓ quadratic near its mode, not far from it: a
+    // parabola fitted to one mode says ℓ ≈ e⁻⁵⁰ wherever nothing was sampled, so V[Ẑ] (∝ ℓ̄²)
+    // and the acquisition (∝ ℓ̄²) both ignored an unsampled second mode (two-mode, n = 20
+    // active: Z off by 30 % with sd 1e-6 of Z). A floor 3 nats lower was tried: worse calibrated
+    // on the peaked integrand (median |error|/sd 3.5 against 0.2 over a prior-mean sweep).
+    q.floor = logL.minCoeff();
     return q;
 }
 

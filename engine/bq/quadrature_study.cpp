@@ -285,10 +285,8 @@ StudyResult runStudy(const LogIntegrand& logL, const GaussianMeasure& p, const S
         w = s.method == Method::GpBq
                 ? fitLengthscale(r.x, values, 0.0, w, sd)
                 : fitLengthscale(r.x, logResidual(r.x, r.logL), 0.0, w, sd, kLogMinLengthscale, kLogStartGrid);
-        if (w != old && s.method == Method::GpBq)
-            rebuildGp();
-        else if (w != old)
-            rebuildUnitLog();
+        if (w != old)
+            s.method == Method::GpBq ? rebuildGp() : rebuildUnitLog();
         lg.reset();
     }
     r.lengthscale = w;

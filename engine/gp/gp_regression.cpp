@@ -5,10 +5,10 @@
 #include <LBFGS.h>
 #include <boost/math/tools/minima.hpp>
 
-#include <cmath>
 #include <algorithm>
-#include <numbers>
+#include <cmath>
 #include <limits>
+#include <numbers>
 
 namespace evx::gp {
 
@@ -130,60 +130,68 @@ double GpRegression::profiledOutputScale() const
     return std::max(m_kernel.outputScale() * r.dot(m_alpha) / std::max(size(), 1), 1e-300);
 }
 
+namespace {
+
+// On a dense design the profiled likelihood of a Gaussian kernel can have a second, spurious
+// maximum at long lengthscales: once w exceeds ~1.5× the sample spacing, K₁ is so ill
+// conditioned that ĥ = rᵀK₁⁻¹r/n (1e8–1e14 for log ℓ residuals of ±12, two-mode integrand)
+// is decided by K₁'s rounding-level eigenvalues, and so is the likelihood. L-BFGS started
+// there (a warm start from a fit to fewer samples) stays there. A scan over the bounds
+// finds the basin of the largest likelihood first; Brent's method (Boost) then refines
+// log w within the neighbouring scan points, from likelihood values alone (no K⁻¹ for
+// gradients, and no slow crawl of L-BFGS towards an optimum on a bound).
+FitResult fitLengthscaleByScan(GpRegression& gp, const FitOptions& options)
+{
+    const Kernel initial = gp.kernel();
+    Kernel k = initial;
+    auto profiled = [&](double logW) {
+        k.setLengthscales(Eigen::VectorXd::Constant(1, std::exp(logW)));
+        try {
+            gp.setKernel(k);
+        } catch (const NumericalError&) {
+            return std::numeric_limits<double>::infinity();
+        }
+        gp.scaleOutput(gp.profiledOutputScale() / k.outputScale());
+        const double f = -gp.logMarginalLikelihood();
+        return std::isfinite(f) ? f : std::numeric_limits<double>::infinity();
+    };
+    const double l0 = std::log(options.minLengthscale), l1 = std::log(options.maxLengthscale);
+    const double step = (l1 - l0) / (options.startGrid - 1);
+    double bestLog = std::clamp(std::log(k.lengthscales()[0]), l0, l1);
+    double bestF = profiled(bestLog);
+    for (int i = 0; i < options.startGrid; ++i) {
+        const double f = profiled(l0 + step * i);
+        if (f < bestF) {
+            bestF = f;
+            bestLog = l0 + step * i;
+        }
+    }
+    // 10 bits: log w to ~1e-3 of the bracket, far below what changes a quadrature estimate.
+    std::uintmax_t iterations = 30;
+    const auto [logW, f] = boost::math::tools::brent_find_minima(
+        profiled, std::max(l0, bestLog - step), std::min(l1, bestLog + step), 10, iterations);
+    FitResult result;
+    result.iterations = int(iterations);
+    result.converged = std::isfinite(f) || std::isfinite(bestF);
+    const double chosen = f <= bestF ? logW : bestLog;
+    result.logMarginalLikelihood = -profiled(chosen);
+    if (!std::isfinite(result.logMarginalLikelihood)) {
+        gp.setKernel(initial);  // nothing factorised: leave the kernel as it came
+        result.converged = false;
+    }
+    return result;
+}
+
+}  // namespace
+
 FitResult fitHyperparameters(GpRegression& gp, const FitOptions& options)
 {
     if (gp.size() < 2)
         return {};
     const int dims = gp.kernel().dimension();
     const bool profile = options.profileOutputScale;
-    // On a dense design the profiled likelihood of a Gaussian kernel can have a second, spurious
-    // maximum at long lengthscales: once w exceeds ~1.5× the sample spacing, K₁ is so ill
-    // conditioned that ĥ = rᵀK₁⁻¹r/n (1e8–1e14 for log ℓ residuals of ±12, two-mode integrand)
-    // is decided by K₁'s rounding-level eigenvalues, and so is the likelihood. L-BFGS started
-    // there (a warm start from a fit to fewer samples) stays there. A scan over the bounds
-    // finds the basin of the largest likelihood first; Brent's method (Boost) then refines
-    // log w within the neighbouring scan points, from likelihood values alone (no K⁻¹ for
-    // gradients, and no slow crawl of L-BFGS towards an optimum on a bound).
-    if (options.startGrid > 1 && dims == 1 && profile) {
-        const Kernel initial = gp.kernel();
-        Kernel k = initial;
-        auto profiled = [&](double logW) {
-            k.setLengthscales(Eigen::VectorXd::Constant(1, std::exp(logW)));
-            try {
-                gp.setKernel(k);
-            } catch (const NumericalError&) {
-                return std::numeric_limits<double>::infinity();
-            }
-            gp.scaleOutput(gp.profiledOutputScale() / k.outputScale());
-            const double f = -gp.logMarginalLikelihood();
-            return std::isfinite(f) ? f : std::numeric_limits<double>::infinity();
-        };
-        const double l0 = std::log(options.minLengthscale), l1 = std::log(options.maxLengthscale);
-        const double step = (l1 - l0) / (options.startGrid - 1);
-        double bestLog = std::clamp(std::log(k.lengthscales()[0]), l0, l1);
-        double bestF = profiled(bestLog);
-        for (int i = 0; i < options.startGrid; ++i) {
-            const double f = profiled(l0 + step * i);
-            if (f < bestF) {
-                bestF = f;
-                bestLog = l0 + step * i;
-            }
-        }
-        // 10 bits: log w to ~1e-3 of the bracket, far below what changes a quadrature estimate.
-        std::uintmax_t iterations = 30;
-        const auto [logW, f] = boost::math::tools::brent_find_minima(
-            profiled, std::max(l0, bestLog - step), std::min(l1, bestLog + step), 10, iterations);
-        FitResult result;
-        result.iterations = int(iterations);
-        result.converged = std::isfinite(f) || std::isfinite(bestF);
-        const double chosen = f <= bestF ? logW : bestLog;
-        result.logMarginalLikelihood = -profiled(chosen);
-        if (!std::isfinite(result.logMarginalLikelihood)) {
-            gp.setKernel(initial);  // nothing factorised: leave the kernel as it came
-            result.converged = false;
-        }
-        return result;
-    }
+    if (options.startGrid > 1 && dims == 1 && profile)
+        return fitLengthscaleByScan(gp, options);
     const Kernel start = gp.kernel();
     const int offset = profile ? 1 : 0;  // with h profiled, θ holds the log lengthscales only
     const int p = 1 + dims - offset;
