@@ -222,7 +222,7 @@ void PlotView::rebuild()
         m_plots[static_cast<std::size_t>(i)].rect = rect;
         buildPlot(i, cell, rectRow);
     }
-    buildSharedLegend();
+    buildSharedLegend(explicitGrid);
     layout->setColumnSpacing(12);
     layout->setRowSpacing(6);
     createHoverItems();

@@ -130,7 +130,8 @@ private:
     void setHeatMapData(QCPColorMap* colourMap, const evx::HeatMap& map);
     void addMarkers(int index);
     QCPLegend* newLegend(QCPLayoutInset* inset, Qt::Alignment alignment);
-    void buildSharedLegend();
+    void addLegendItem(QCPLegend* legend, Entry& entry);
+    void buildSharedLegend(bool explicitGrid);
 
     // plot_view_state.cpp: ranges, zoom lock, visibility
     void fitToData(int index);

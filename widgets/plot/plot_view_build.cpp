@@ -150,9 +150,7 @@ void PlotView::buildPlot(int index, QCPLayoutGrid* cell, int rectRow)
     QCPLegend* legend = newLegend(rect->insetLayout(), Qt::AlignTop | Qt::AlignRight);
     items.legend = legend;
     for (Entry& e : items.entries) {
-        e.plottables.front()->addToLegend(legend);
-        e.legendItem = legend->itemWithPlottable(e.plottables.front());
-        e.legendItem->setMargins(QMargins(0, 1, 0, 2));  // items clip to their rect: room for descenders
+        addLegendItem(legend, e);
         applyVisibility(index, e);
     }
     legend->setVisible(legend->itemCount() > 0);
@@ -173,7 +171,14 @@ QCPLegend* PlotView::newLegend(QCPLayoutInset* inset, Qt::Alignment alignment)
     return legend;
 }
 
-void PlotView::buildSharedLegend()
+void PlotView::addLegendItem(QCPLegend* legend, Entry& entry)
+{
+    entry.plottables.front()->addToLegend(legend);
+    entry.legendItem = legend->itemWithPlottable(entry.plottables.front());
+    entry.legendItem->setMargins(QMargins(0, 1, 0, 2));  // items clip to their rect: room for descenders
+}
+
+void PlotView::buildSharedLegend(bool explicitGrid)
 {
     std::vector<int> shared;
     for (std::size_t i = 0; i < m_figure.plots.size(); ++i)
@@ -185,7 +190,7 @@ void PlotView::buildSharedLegend()
     // framed by an axis rect without axes (the only layout element with an inset layout).
     QCPLayoutGrid* layout = m_plot->plotLayout();
     QCPLegend* legend = nullptr;
-    for (int c = layout->columnCount() - 1; hasExplicitGrid() && c >= 0 && !legend; --c) {
+    for (int c = layout->columnCount() - 1; explicitGrid && c >= 0 && !legend; --c) {
         if (layout->hasElement(0, c))
             continue;
         auto* host = new QCPAxisRect(m_plot, false);
@@ -203,9 +208,7 @@ void PlotView::buildSharedLegend()
         for (Entry& e : m_plots[static_cast<std::size_t>(index)].entries) {
             if (!listed.contains(e.name)) {
                 listed.insert(e.name);
-                e.plottables.front()->addToLegend(legend);
-                e.legendItem = legend->itemWithPlottable(e.plottables.front());
-                e.legendItem->setMargins(QMargins(0, 1, 0, 2));
+                addLegendItem(legend, e);
             }
             applyVisibility(index, e);
         }

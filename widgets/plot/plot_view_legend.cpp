@@ -44,8 +44,11 @@ void PlotView::placeLegend(int index)
     // (read down each), so that it needs less room above the data.
     const int entries = items.legend->itemCount();
     for (int columns = 1; columns <= 3; ++columns) {
-        items.legend->setWrap((entries + columns - 1) / columns);
-        items.legend->setFillOrder(QCPLayoutGrid::foRowsFirst, true);  // re-lays the items
+        const int rows = (entries + columns - 1) / columns;
+        if (items.legend->wrap() != rows) {  // placeLegend runs on every update: re-lay only on change
+            items.legend->setWrap(rows);
+            items.legend->setFillOrder(QCPLayoutGrid::foRowsFirst, true);
+        }
         const QSize size = items.legend->minimumOuterSizeHint();
         if (size.height() <= rectSize.height() / 3 || columns == 3 || entries <= columns)
             break;
