@@ -1,0 +1,209 @@
+// Tests of PlotView's rendering and exports: the rendered signal after a queued replot, the
+// cost of a new figure (reported, never asserted), and images, PDF and SVG files rendered
+// offscreen at a chosen size without hidden entries or the hover read-out.
+// Runs on the offscreen platform.
+
+#include "plot/plot_view.h"
+#include "plot_view_test_support.h"
+
+#include <qcustomplot.h>
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QSignalSpy>
+#include <QSvgRenderer>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace evx;
+using namespace evx::plot_test;
+
+class TestPlotExport : public QObject {
+    Q_OBJECT
+
+private slots:
+    void renderedSignalFollowsQueuedReplot()
+    {
+        PlotView view;  // never shown, as in --export and --bench-sweep
+        view.resize(800, 500);
+        QSignalSpy spy(&view, &PlotView::rendered);
+        view.setFigure(onePlot({line("a", 1)}));
+        QCOMPARE(spy.count(), 0);  // queued
+        QVERIFY(spy.wait(2000));
+        QCOMPARE(spy.count(), 1);
+        QVERIFY(view.lastRenderMs() > 0);
+        QCOMPARE(view.customPlot()->viewport().size(), QSize(800, 500));  // laid out at the widget's size
+    }
+
+    void setFigureTiming()
+    {
+        Figure f;
+        Plot p;
+        p.title = "timing";
+        p.xLabel = "x";
+        p.yLabel = "density";
+        for (int k = 0; k < 5; ++k) {
+            Series s;
+            s.name = "series " + std::to_string(k);
+            s.dashed = k == 4;
+            for (int i = 0; i < 800; ++i) {
+                const double x = -5 + 10.0 * i / 799;
+                s.x.push_back(x);
+                s.y.push_back(std::exp(-0.5 * (x - k) * (x - k)) * (1 + 0.1 * std::sin(7 * x)));
+            }
+            p.series.push_back(s);
+        }
+        f.plots.push_back(p);
+        auto view = shownView(f);
+        QCOMPARE(view->customPlot()->size(), QSize(1000, 700));
+        for (const bool sameShape : {true, false}) {
+            std::vector<double> build, render;
+            for (int i = 0; i < 40; ++i) {
+                f.plots[0].series[0].y[i] += 1e-3;
+                if (!sameShape)
+                    f.plots[0].series[1].name = "series 1" + std::string(i % 2, '\'');  // forces a rebuild
+                QElapsedTimer t;
+                t.start();
+                view->setFigure(f);
+                build.push_back(t.nsecsElapsed() * 1e-6);
+                view->renderNow();
+                render.push_back(view->lastRenderMs());
+            }
+            std::sort(build.begin(), build.end());
+            std::sort(render.begin(), render.end());
+            qDebug("setFigure 5x800 at 1000x700 (%s): setFigure median %.2f ms, replot median %.2f ms; "
+                   "p90 %.2f + %.2f ms",
+                   sameShape ? "same shape, updated in place" : "new shape, rebuilt", build[20], render[20], build[36],
+                   render[36]);
+        }
+        QCOMPARE(plottablesOf<QCPGraph>(view->axisRect(0)).size(), 5);
+
+        // Hover read-out: an overlay-layer replot per mouse move, no full replot.
+        QSignalSpy replots(view->customPlot(), &QCustomPlot::afterReplot);
+        const QRect area = view->axisRect(0)->rect();
+        QElapsedTimer t;
+        t.start();
+        for (int i = 0; i < 50; ++i) {
+            const QPointF at(area.left() + 10 + i * (area.width() - 20) / 50.0, area.center().y());
+            QMouseEvent move(QEvent::MouseMove, at, view->customPlot()->mapToGlobal(at), Qt::NoButton, Qt::NoButton,
+                             {});
+            QApplication::sendEvent(view->customPlot(), &move);
+        }
+        qDebug("hover read-out: %.3f ms per mouse move", t.nsecsElapsed() * 1e-6 / 50);
+        QCOMPARE(replots.count(), 0);
+    }
+
+    void toImageDoesNotDisturbScreen()
+    {
+        Figure f = onePlot({line("a", 1), line("b", 2)});
+        f.plots[0].bands.push_back({"band", {-1, 1}, {-1, -1}, {1, 1}, -1});
+        auto view = shownView(f);
+        view->setSeriesVisible(0, "b", false);
+        view->renderNow();
+        const QImage before = view->customPlot()->grab().toImage();
+        const QRect rectBefore = view->axisRect(0)->rect();
+        const int legendItems = legendOf(view->axisRect(0))->itemCount();
+
+        const QImage image = view->toImage(640, 360);
+        QCOMPARE(image.size(), QSize(640, 360));
+        QVERIFY(distinctColours(image) > 3);
+
+        QCOMPARE(legendOf(view->axisRect(0))->itemCount(), legendItems);  // hidden entry back
+        view->renderNow();
+        QCOMPARE(view->axisRect(0)->rect(), rectBefore);
+        QCOMPARE(view->customPlot()->grab().toImage(), before);
+    }
+
+    void exportsFiles()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        Figure f = onePlot({line("a", 1), line("b", -1)});
+        f.plots[0].markers.push_back({"m", 0.1});
+        PlotView view;
+        view.setFigure(f);
+
+        const QString png = dir.filePath("f.png");
+        QVERIFY(view.savePng(png, 800, 500));
+        QImage loaded(png);
+        QVERIFY(!loaded.isNull());
+        QCOMPARE(loaded.size(), QSize(800, 500));
+        QVERIFY(distinctColours(loaded) > 3);
+
+        const QString svg = dir.filePath("f.svg");
+        QVERIFY(view.saveSvg(svg, 800, 500));
+        QSvgRenderer renderer(svg);
+        QVERIFY(renderer.isValid());
+        QCOMPARE(renderer.viewBoxF(), QRectF(0, 0, 800, 500));
+
+        const QString pdf = dir.filePath("f.pdf");
+        QVERIFY(view.savePdf(pdf, 800, 500));
+        QFile file(pdf);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray bytes = file.readAll();
+        QVERIFY(bytes.startsWith("%PDF"));
+        QVERIFY(bytes.contains("%%EOF"));
+
+        QVERIFY(!view.savePng(dir.filePath("no/such/dir/f.png"), 800, 500));
+        QVERIFY(view.toImage(0, 10).isNull());
+    }
+
+    void sampleImage()
+    {
+        const QByteArray path = qgetenv("EVX_SAMPLE_PNG");
+        if (path.isEmpty())
+            QSKIP("set EVX_SAMPLE_PNG=/path.png to write a sample figure");
+        Figure f;
+        Plot post;
+        post.title = "Posterior of g under three interpretations";
+        post.xLabel = "g (m/s²)";
+        post.yLabel = "density";
+        const char* names[] = {"prior", "Jeffrey's rule", "virtual evidence", "distributional evidence"};
+        const double means[] = {9.5, 9.78, 9.83, 9.8};
+        const double sds[] = {0.3, 0.08, 0.05, 0.12};
+        for (int k = 0; k < 4; ++k) {
+            Series s;
+            s.name = names[k];
+            s.dashed = k == 0;
+            for (int i = 0; i < 400; ++i) {
+                const double x = 8.8 + 1.8 * i / 399;
+                const double z = (x - means[k]) / sds[k];
+                s.x.push_back(x);
+                s.y.push_back(std::exp(-0.5 * z * z) / (sds[k] * std::sqrt(2 * M_PI)));
+            }
+            post.series.push_back(s);
+        }
+        Band band;
+        band.name = "±2 sd";
+        band.colour = 2;
+        for (int i = 0; i < 400; ++i) {
+            const double x = 8.8 + 1.8 * i / 399;
+            const double z = (x - 9.83) / 0.05;
+            const double y = std::exp(-0.5 * z * z) / (0.05 * std::sqrt(2 * M_PI));
+            band.x.push_back(x);
+            band.lower.push_back(0.8 * y);
+            band.upper.push_back(1.2 * y);
+        }
+        post.bands.push_back(band);
+        post.markers.push_back({"g = 9.81", 9.81});
+        f.plots.push_back(post);
+
+        Plot bars;
+        bars.title = "Posterior probability of each hypothesis";
+        bars.xLabel = "hypothesis";
+        bars.yLabel = "probability";
+        Series prior{"prior", SeriesKind::Bar, {1, 2, 3, 4}, {0.25, 0.25, 0.25, 0.25}};
+        Series posterior{"posterior", SeriesKind::Bar, {1, 2, 3, 4}, {0.1, 0.6, 0.25, 0.05}};
+        bars.series = {prior, posterior};
+        f.plots.push_back(bars);
+
+        PlotView view;
+        view.resize(1000, 700);
+        view.setFigure(f);
+        QVERIFY(view.savePng(QString::fromLocal8Bit(path), 1000, 700));
+        QCOMPARE(QImage(QString::fromLocal8Bit(path)).size(), QSize(1000, 700));
+    }
+};
+
+QTEST_MAIN(TestPlotExport)
+#include "test_plot_export.moc"
