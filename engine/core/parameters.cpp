@@ -1,6 +1,7 @@
 #include "core/parameters.h"
 
 #include "core/errors.h"
+#include "core/input_limits.h"
 
 #include <algorithm>
 #include <charconv>
@@ -133,7 +134,7 @@ std::optional<std::string> ParameterSchema::check(const std::string& name, doubl
 {
     const ParameterSpec* s = find(name);
     if (!s)
-        return "unknown parameter '" + name + "'";
+        return "unknown parameter " + quoteForMessage(name);
     if (!std::isfinite(value))
         return s->name + ": not a finite number";
     switch (s->kind) {
@@ -165,7 +166,7 @@ double ParameterSchema::parse(const std::string& name, const std::string& text) 
 {
     const ParameterSpec* s = find(name);
     if (!s)
-        throw InvalidParameter("unknown parameter '" + name + "'");
+        throw InvalidParameter("unknown parameter " + quoteForMessage(name));
     double value = 0;
     if (s->kind == ParameterKind::Choice) {
         auto it = std::find(s->choices.begin(), s->choices.end(), text);
@@ -175,7 +176,7 @@ double ParameterSchema::parse(const std::string& name, const std::string& text) 
             std::string list;
             for (const auto& c : s->choices)
                 list += (list.empty() ? "" : ", ") + c;
-            throw InvalidParameter(name + ": '" + text + "' is not one of " + list);
+            throw InvalidParameter(name + ": " + quoteForMessage(text) + " is not one of " + list);
         }
     } else if (s->kind == ParameterKind::Boolean) {
         if (text == "true" || text == "1")
@@ -183,9 +184,9 @@ double ParameterSchema::parse(const std::string& name, const std::string& text) 
         else if (text == "false" || text == "0")
             value = 0;
         else
-            throw InvalidParameter(name + ": '" + text + "' is not true or false");
+            throw InvalidParameter(name + ": " + quoteForMessage(text) + " is not true or false");
     } else if (!parseDouble(text, value)) {
-        throw InvalidParameter(name + ": '" + text + "' is not a number");
+        throw InvalidParameter(name + ": " + quoteForMessage(text) + " is not a number");
     }
     if (auto why = check(name, value))
         throw InvalidParameter(*why);

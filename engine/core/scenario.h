@@ -7,6 +7,7 @@
 #include "core/run_context.h"
 
 #include <array>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,22 @@ struct ScenarioInputs {
     // The public data set it is written for, as named in ../shared/data (e.g. "scots_sec.csv");
     // tests and benchmarks run the scenario on that file.
     std::string dataSetName;
+
+    // Limits, checked by validateRunInput before a run (core/input_limits.h). Points
+    // outside the box are refused, not clamped: a point at 1e300 is a typing error.
+    int maxPoints = 100;
+    std::array<double, 2> pointMin{-1e6, -1e6};  // (x, y)
+    std::array<double, 2> pointMax{1e6, 1e6};
+    std::uintmax_t maxDataBytes = std::uintmax_t(16) << 20;
+};
+
+// One kind of work a run does, counted from its input before it starts; a run whose count
+// exceeds the limit is refused with a message naming what to lower.
+struct WorkBudget {
+    std::string what;    // e.g. "sampler steps (walkers × steps over all runs)"
+    double count = 0;
+    double limit = 0;
+    std::string lowerBy; // e.g. "n_e, walkers or jr_steps"
 };
 
 // Everything one run depends on; sessions and the runner carry all of it.
@@ -64,6 +81,14 @@ public:
     {
         return run(input.values, context);
     }
+
+    // The work this input asks for, one entry per budget; scenarios whose cost grows with
+    // their parameters declare it (a closed form needs none).
+    virtual std::vector<WorkBudget> workBudget(const RunInput&) const { return {}; }
+
+    // What the runner, the window and the command line call: validateRunInput, runWith,
+    // then checkSummaryFinite. Throws InvalidParameter, NumericalError or Cancelled.
+    Figure runChecked(const RunInput& input, const RunContext& context) const;
 
     // The defaults overlaid with a preset's values; throws InvalidParameter if unknown.
     ParameterValues presetValues(const std::string& presetName) const;

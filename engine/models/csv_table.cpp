@@ -1,8 +1,10 @@
 #include "models/csv_table.h"
 
 #include "core/errors.h"
+#include "core/input_limits.h"
 
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -39,8 +41,9 @@ int CsvTable::column(const std::string& name) const
     return -1;
 }
 
-CsvTable readCsv(const std::string& path, const std::vector<std::string>& requiredColumns)
+CsvTable readCsv(const std::string& path, const std::vector<std::string>& requiredColumns, std::uintmax_t maxBytes)
 {
+    checkDataFile(path, maxBytes);
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw InvalidParameter("Cannot open the data file " + path);
@@ -74,12 +77,13 @@ CsvTable readCsv(const std::string& path, const std::vector<std::string>& requir
             std::string have;
             for (const std::string& h : t.header)
                 have += (have.empty() ? "" : ", ") + h;
-            throw InvalidParameter(path + " has no column '" + c + "' (its columns: " + have + ")");
+            throw InvalidParameter(path + " has no column '" + c + "' (its columns: " + quoteForMessage(have) + ")");
         }
     return t;
 }
 
-std::vector<double> numericColumn(const CsvTable& table, const std::string& name, const std::string& path)
+std::vector<double> numericColumn(const CsvTable& table, const std::string& name, const std::string& path,
+                                  double maxMagnitude)
 {
     const int c = table.column(name);
     if (c < 0)
@@ -97,7 +101,13 @@ std::vector<double> numericColumn(const CsvTable& table, const std::string& name
         }
         if (cell.empty() || used != cell.size() || !std::isfinite(x))
             throw InvalidParameter(path + ", data row " + std::to_string(r + 1) + ": column '" + name +
-                                   "' holds '" + cell + "', not a number");
+                                   "' holds " + quoteForMessage(cell) + ", not a number");
+        if (std::fabs(x) > maxMagnitude) {
+            char limit[32];
+            std::snprintf(limit, sizeof limit, "%g", maxMagnitude);
+            throw InvalidParameter(path + ", data row " + std::to_string(r + 1) + ": column '" + name + "' holds " +
+                                   quoteForMessage(cell) + ", beyond the ±" + limit + " such data can hold");
+        }
         v.push_back(x);
     }
     return v;

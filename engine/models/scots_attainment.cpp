@@ -1,6 +1,7 @@
 #include "models/scots_attainment.h"
 
 #include "core/errors.h"
+#include "core/input_limits.h"
 #include "models/csv_table.h"
 
 #include <cmath>
@@ -11,10 +12,13 @@ namespace evx::models {
 AttainmentData readAttainment(const std::string& path)
 {
     const CsvTable t = readCsv(path, {"verbal", "attain", "sex", "social", "second"});
-    const std::vector<double> verbal = numericColumn(t, "verbal", path);
-    const std::vector<double> attain = numericColumn(t, "attain", path);
-    const std::vector<double> social = numericColumn(t, "social", path);
-    const std::vector<double> second = numericColumn(t, "second", path);
+    // Scores and class codes are small numbers; 1e4 leaves room for any rescaling a user
+    // might apply while refusing values that would swamp the standardisation.
+    constexpr double kMaxScore = 1e4;
+    const std::vector<double> verbal = numericColumn(t, "verbal", path, kMaxScore);
+    const std::vector<double> attain = numericColumn(t, "attain", path, kMaxScore);
+    const std::vector<double> social = numericColumn(t, "social", path, kMaxScore);
+    const std::vector<double> second = numericColumn(t, "second", path, kMaxScore);
     const int sexCol = t.column("sex");
     const std::size_t n = t.rows.size();
 
@@ -36,17 +40,19 @@ AttainmentData readAttainment(const std::string& path)
     int maxCode = 0;
     for (std::size_t i = 0; i < n; ++i) {
         const double code = second[i];
-        if (code < 1 || code != std::floor(code))
+        // Codes run 1..S with every school present, so S cannot exceed the pupils; checking
+        // that first keeps the cast below in range and the school table small.
+        if (code < 1 || code != std::floor(code) || code > double(n))
             throw InvalidParameter(path + ", data row " + std::to_string(i + 1) +
-                                   ": 'second' must be a school code 1, 2, …; it is " +
-                                   t.rows[i][t.column("second")]);
+                                   ": 'second' must be a school code from 1 to the number of pupils (" +
+                                   std::to_string(n) + "); it is " + quoteForMessage(t.rows[i][t.column("second")]));
         maxCode = std::max(maxCode, static_cast<int>(code));
     }
     for (std::size_t i = 0; i < n; ++i) {
         const std::string& sex = t.rows[i][sexCol];
         if (sex != "M" && sex != "F")
             throw InvalidParameter(path + ", data row " + std::to_string(i + 1) +
-                                   ": sex must be M or F, not '" + sex + "'");
+                                   ": sex must be M or F, not " + quoteForMessage(sex));
     }
     if (n < 20)
         throw InvalidParameter(path + " has only " + std::to_string(n) +
@@ -58,7 +64,7 @@ AttainmentData readAttainment(const std::string& path)
         const std::string& sex = t.rows[i][sexCol];
         if (sex != "M" && sex != "F")
             throw InvalidParameter(path + ", data row " + std::to_string(i + 1) +
-                                   ": sex must be M or F, not '" + sex + "'");
+                                   ": sex must be M or F, not " + quoteForMessage(sex));
         Pupils& s = d.schools[static_cast<int>(second[i]) - 1];
         s.attain.push_back(attain[i]);
         s.verbal.push_back(zv[i]);

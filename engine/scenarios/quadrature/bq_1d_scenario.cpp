@@ -14,7 +14,6 @@ namespace {
 using namespace quadrature;
 
 constexpr int kPlotPoints = 241;
-constexpr int kMaxUserPoints = 100;
 
 std::vector<ParameterSpec> bq1dParameters()
 {
@@ -61,6 +60,10 @@ ScenarioInputs Bq1dScenario::inputs() const
     in.userPoints = true;
     in.pointPlot = 0;
     in.pointsHelp = "Click the top plot to add a sample at x";
+    // Ten of the widest prior sds beyond the extreme prior means: far enough for any click
+    // on a plot, near enough that ℓ(x) and the plot's range stay representable.
+    in.pointMin = {-100, -1e6};
+    in.pointMax = {100, 1e6};
     return in;
 }
 
@@ -72,8 +75,6 @@ Figure Bq1dScenario::run(const ParameterValues& values, const RunContext& contex
 Figure Bq1dScenario::runWith(const RunInput& input, const RunContext& context) const
 {
     const ParameterValues v = m_schema.complete(input.values);
-    if (int(input.points.size()) > kMaxUserPoints)
-        throw InvalidParameter("at most 100 clicked samples");
     const auto which = Integrand(int(v.at("integrand")));
     const double b = v.at("prior_mean"), s = v.at("prior_sd");
     const bq::GaussianMeasure p = bq::GaussianMeasure::oneDimensional(b, s);

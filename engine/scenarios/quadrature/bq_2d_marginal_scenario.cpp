@@ -93,6 +93,9 @@ ScenarioInputs Bq2dMarginalScenario::inputs() const
     in.userPoints = true;
     in.pointPlot = 0;
     in.pointsHelp = "Click the integrand map to add a sample at (x, y)";
+    // Ten of the widest prior sds (3) on either axis.
+    in.pointMin = {-30, -30};
+    in.pointMax = {30, 30};
     return in;
 }
 

@@ -59,6 +59,9 @@ ScenarioInputs BqEvidenceScenario::inputs() const
     in.userPoints = true;
     in.pointPlot = 0;
     in.pointsHelp = "Click the top plot to add a sample at g";
+    // g is positive, and the widest prior reaches about 30 + 10 · 5 m/s².
+    in.pointMin = {0.1, -1e6};
+    in.pointMax = {100, 1e6};
     return in;
 }
 

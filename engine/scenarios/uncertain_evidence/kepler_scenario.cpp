@@ -102,6 +102,21 @@ std::vector<Preset> KeplerScenario::presets() const
              {{"n_e", 200}, {"steps", 6000}, {"jr_steps", 600}}}};
 }
 
+// Two full runs (virtual, distributional) and n_e inner runs for Jeffrey's rule, every
+// step of every walker one likelihood of n_transits times, every kept step a stored draw.
+// The default costs 5.5e6 transit times (0.9 s) and fig5-precise 3.9e7 (7.7 s); at 3.6e6 to
+// 5e6 a second, the limits allow 12 to 17 s of sampling and 320 MB of draws.
+std::vector<WorkBudget> KeplerScenario::workBudget(const RunInput& input) const
+{
+    const ParameterValues v = m_schema.complete(input.values);
+    const double walkers = v.at("walkers"), burnIn = v.at("burn_in"), nE = v.at("n_e");
+    const double steps = 2 * (burnIn + v.at("steps")) + nE * (burnIn + v.at("jr_steps"));
+    const double kept = 2 * v.at("steps") + nE * v.at("jr_steps");
+    return {{"transit-time evaluations", walkers * steps * v.at("n_transits"), 6e7,
+             "n_e, walkers, steps, jr_steps, burn_in or n_transits"},
+            {"stored draws", walkers * kept, 1e7, "n_e, walkers, steps or jr_steps"}};
+}
+
 Figure KeplerScenario::run(const ParameterValues& input, const RunContext& context) const
 {
     using Clock = std::chrono::steady_clock;

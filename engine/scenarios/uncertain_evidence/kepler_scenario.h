@@ -13,6 +13,7 @@ public:
     ScenarioInfo info() const override;
     const ParameterSchema& schema() const override { return m_schema; }
     std::vector<Preset> presets() const override;
+    std::vector<WorkBudget> workBudget(const RunInput& input) const override;
     Figure run(const ParameterValues& values, const RunContext& context) const override;
 
 private:

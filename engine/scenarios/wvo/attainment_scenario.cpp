@@ -186,6 +186,22 @@ ScenarioInputs WvoAttainmentScenario::inputs() const
     return in;
 }
 
+// Three sampler runs (all schools, the others, the incremental one on the virtual schools)
+// and the WVO objective over posterior draws × virtual pupils. The default (9.6e4 walker
+// steps, 1.7e7 virtual-pupil terms, 5.4e5 objective terms) takes 1.7 s; each limit allows
+// roughly 6 to 30 times its default, about 10 to 20 s (the largest settings ran for minutes).
+std::vector<WorkBudget> WvoAttainmentScenario::workBudget(const RunInput& input) const
+{
+    const ParameterValues v = m_schema.complete(input.values);
+    const double walkerSteps = (4 * models::kAttainmentDim + 4) * (v.at("steps") + v.at("burn_in"));
+    const double virtualPupils = v.at("virtual_count") * v.at("virtual_pupils");
+    return {{"walker steps over the three sampler runs", 3 * walkerSteps, 6e5, "steps or burn_in"},
+            {"virtual-pupil likelihood terms in the incremental run", walkerSteps * virtualPupils, 1e8,
+             "virtual_count, virtual_pupils, steps or burn_in"},
+            {"objective terms (posterior draws × virtual pupils)", v.at("posterior_draws") * virtualPupils, 2e7,
+             "posterior_draws, virtual_count or virtual_pupils"}};
+}
+
 Figure WvoAttainmentScenario::run(const ParameterValues& values, const RunContext& context) const
 {
     return runWith({values, {}, ""}, context);

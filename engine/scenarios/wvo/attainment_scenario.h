@@ -18,6 +18,7 @@ public:
     const ParameterSchema& schema() const override { return m_schema; }
     std::vector<Preset> presets() const override;
     ScenarioInputs inputs() const override;
+    std::vector<WorkBudget> workBudget(const RunInput& input) const override;
     Figure run(const ParameterValues& values, const RunContext& context) const override;
     Figure runWith(const RunInput& input, const RunContext& context) const override;
 
