@@ -459,6 +459,17 @@ private slots:
         QCOMPARE(dashes, 9);
         QVERIFY(std::abs(drawn - (8 * 6 + 4)) < 1e-9);
     }
+
+    void hugeLinesAreNotCutIntoDashes()
+    {
+        // A point at 1e300 mapped to pixels once made the splitter allocate until memory ran
+        // out; such a line is drawn solid, as its two ends.
+        const QVector<QPointF> far{QPointF(0, 0), QPointF(1e300, -1e300)};
+        QCOMPARE(FastGraph::dashPieces(far, 6, 6), far);
+        // A line just within the limit of 1e5 dashes is still cut.
+        const QVector<QPointF> long_{QPointF(0, 0), QPointF(1.1e6, 0)};
+        QVERIFY(FastGraph::dashPieces(long_, 6, 6).size() > 100000);
+    }
 };
 
 QTEST_MAIN(TestPlotView)

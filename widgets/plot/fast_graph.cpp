@@ -9,6 +9,7 @@ namespace evx {
 namespace {
 
 constexpr double kTolerance = 0.25;  // pixels; invisible with antialiasing
+constexpr double kMaxDashes = 1e5;  // a 4K screen's diagonal holds about 400 dashes
 
 bool isGap(const QPointF& p)
 {
@@ -77,6 +78,14 @@ QVector<QPointF> FastGraph::dashPieces(const QVector<QPointF>& points, double da
 {
     QVector<QPointF> out;
     if (dash <= 0 || gap <= 0)
+        return points;
+    // A line far outside the view (a point at 1e300 mapped to pixels) would be cut into
+    // more dashes than memory holds; past a few per pixel of a large screen, draw it solid.
+    double total = 0;
+    for (int k = 1; k < points.size(); ++k)
+        if (!isGap(points[k]) && !isGap(points[k - 1]))
+            total += std::hypot(points[k].x() - points[k - 1].x(), points[k].y() - points[k - 1].y());
+    if (!(total / (dash + gap) <= kMaxDashes))
         return points;
     bool drawing = true;
     double remaining = dash;
