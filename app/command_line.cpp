@@ -2,6 +2,7 @@
 
 #include "bench_sweep.h"
 #include "core/errors.h"
+#include "core/input_limits.h"
 #include "exporter.h"
 #include "plot/plot_view.h"
 #include "scenarios/registry.h"
@@ -15,10 +16,16 @@
 namespace evx {
 namespace {
 
+// User text quoted for a message: escaped and cut (core/input_limits.h).
+QString quoted(const QString& text, std::size_t maxCharacters = 60)
+{
+    return QString::fromStdString(quoteForMessage(text.toStdString(), maxCharacters));
+}
+
 QString takeValue(const QStringList& args, int& i, const QString& option)
 {
     if (i + 1 >= args.size() || args[i + 1].startsWith("--"))
-        throw InvalidParameter(QString("%1 needs a value").arg(option).toStdString());
+        throw InvalidParameter(QString("%1 needs a value").arg(quoted(option)).toStdString());
     return args[++i];
 }
 
@@ -29,34 +36,41 @@ QSize parseSize(const QString& text)
     const int w = m.hasMatch() ? m.captured(1).toInt() : 0;
     const int h = m.hasMatch() ? m.captured(2).toInt() : 0;
     if (w < 200 || h < 150 || w > 10000 || h > 10000)
-        throw InvalidParameter(QString("--size '%1' is not WIDTHxHEIGHT between 200x150 and 10000x10000")
-                                   .arg(text).toStdString());
+        throw InvalidParameter(QString("--size %1 is not WIDTHxHEIGHT between 200x150 and 10000x10000")
+                                   .arg(quoted(text)).toStdString());
     return {w, h};
 }
 
-std::array<double, 2> parsePoint(const QString& text)
+// --option=value becomes --option value; done once up front, so ten thousand of them
+// cost a loop, not ten thousand nested calls.
+QStringList splitOptionValues(const QStringList& args)
 {
-    const QStringList parts = text.split(',');
-    bool okX = false, okY = parts.size() == 1;
-    const double x = parts.value(0).toDouble(&okX);
-    const double y = parts.size() == 2 ? parts[1].toDouble(&okY) : 0.0;
-    if (parts.size() > 2 || !okX || !okY || !std::isfinite(x) || !std::isfinite(y))
-        throw InvalidParameter(QString("--point '%1' is not x or x,y").arg(text).toStdString());
-    return {x, y};
+    QStringList out;
+    out.reserve(args.size());
+    for (const QString& arg : args) {
+        const int eq = arg.indexOf('=');
+        if (arg.startsWith("--") && eq > 2)
+            out << arg.left(eq) << arg.mid(eq + 1);
+        else
+            out << arg;
+    }
+    return out;
 }
 
 void checkExportPath(const QString& path)
 {
     if (!exportFormatFor(path))
-        throw InvalidParameter(QString("--export '%1': unknown format; use one of %2")
-                                   .arg(path, exportFormatList()).toStdString());
+        throw InvalidParameter(QString("--export %1: unknown format; use one of %2")
+                                   .arg(quoted(path, kPathCharacters), exportFormatList()).toStdString());
     const QFileInfo info(path);
     if (info.isDir())
-        throw InvalidParameter(QString("--export '%1' is a directory").arg(path).toStdString());
+        throw InvalidParameter(QString("--export %1 is a directory").arg(quoted(path, kPathCharacters)).toStdString());
+    if (isReadOnlyFile(path))
+        throw InvalidParameter(QString("--export %1 is read-only; it is left as it is").arg(quoted(path, kPathCharacters)).toStdString());
     const QFileInfo dir(info.absolutePath());
     if (!dir.isDir() || !dir.isWritable())
-        throw InvalidParameter(QString("--export '%1': the folder %2 does not exist or is not writable")
-                                   .arg(path, info.absolutePath()).toStdString());
+        throw InvalidParameter(QString("--export %1: the folder %2 does not exist or is not writable")
+                                   .arg(quoted(path, kPathCharacters), quoted(info.absolutePath(), kPathCharacters)).toStdString());
 }
 
 void parseSweep(CommandLine& cl, const QString& spec)
@@ -64,7 +78,7 @@ void parseSweep(CommandLine& cl, const QString& spec)
     static const QRegularExpression pattern("^([a-z0-9_]+)=([^:]+):([^:]+):([^:]+)$");
     const auto m = pattern.match(spec);
     if (!m.hasMatch())
-        throw InvalidParameter(QString("--bench-sweep '%1' is not name=from:to:steps").arg(spec).toStdString());
+        throw InvalidParameter(QString("--bench-sweep %1 is not name=from:to:steps").arg(quoted(spec)).toStdString());
     const ParameterSchema& schema = cl.scenario->schema();
     cl.sweepParameter = m.captured(1).toStdString();
     const ParameterSpec* spec_ = schema.find(cl.sweepParameter);
@@ -77,8 +91,8 @@ void parseSweep(CommandLine& cl, const QString& spec)
     bool ok = false;
     cl.sweepSteps = m.captured(4).toInt(&ok);
     if (!ok || cl.sweepSteps < 2 || cl.sweepSteps > 100000)
-        throw InvalidParameter(QString("--bench-sweep: steps '%1' is not a whole number from 2 to 100000")
-                                   .arg(m.captured(4)).toStdString());
+        throw InvalidParameter(QString("--bench-sweep: steps %1 is not a whole number from 2 to 100000")
+                                   .arg(quoted(m.captured(4))).toStdString());
 }
 
 }  // namespace
@@ -95,8 +109,9 @@ QString usageText()
            "Export formats: " + exportFormatList() + "\n";
 }
 
-std::variant<CommandLine, QString> parseCommandLine(const QStringList& args)
+std::variant<CommandLine, QString> parseCommandLine(const QStringList& givenArgs)
 {
+    const QStringList args = splitOptionValues(givenArgs);
     CommandLine cl;
     QString scenarioId, sweepSpec;
     QStringList sets, pointTexts;
@@ -104,15 +119,7 @@ std::variant<CommandLine, QString> parseCommandLine(const QStringList& args)
     bool list = false, help = false, sizeGiven = false;
     try {
         for (int i = 0; i < args.size(); ++i) {
-            QString arg = args[i];
-            // Accept --option=value as well as --option value.
-            if (arg.startsWith("--") && arg.contains('=')) {
-                const int eq = arg.indexOf('=');
-                QStringList rest = args.mid(i + 1);
-                QStringList rebuilt = args.mid(0, i);
-                rebuilt << arg.left(eq) << arg.mid(eq + 1) << rest;
-                return parseCommandLine(rebuilt);
-            }
+            const QString& arg = args[i];
             if (arg == "--list-scenarios")
                 list = true;
             else if (arg == "--help" || arg == "-h")
@@ -135,7 +142,7 @@ std::variant<CommandLine, QString> parseCommandLine(const QStringList& args)
             } else if (arg == "--bench-sweep")
                 sweepSpec = takeValue(args, i, arg);
             else
-                throw InvalidParameter(QString("unknown argument '%1' (try --help)").arg(arg).toStdString());
+                throw InvalidParameter(QString("unknown argument %1 (try --help)").arg(quoted(arg)).toStdString());
         }
         if (help) {
             cl.mode = CommandLine::Mode::Help;
@@ -156,7 +163,7 @@ std::variant<CommandLine, QString> parseCommandLine(const QStringList& args)
         } else {
             cl.scenario = ScenarioRegistry::instance().find(scenarioId.toStdString());
             if (!cl.scenario)
-                throw InvalidParameter(QString("unknown scenario '%1' (see --list-scenarios)").arg(scenarioId).toStdString());
+                throw InvalidParameter(QString("unknown scenario %1 (see --list-scenarios)").arg(quoted(scenarioId)).toStdString());
             const ParameterSchema& schema = cl.scenario->schema();
             ParameterValues& values = cl.input.values;
             values = cl.presetName.isEmpty() ? schema.defaults()
@@ -164,7 +171,7 @@ std::variant<CommandLine, QString> parseCommandLine(const QStringList& args)
             for (const QString& set : sets) {
                 const int eq = set.indexOf('=');
                 if (eq <= 0)
-                    throw InvalidParameter(QString("--set '%1' is not name=value").arg(set).toStdString());
+                    throw InvalidParameter(QString("--set %1 is not name=value").arg(quoted(set)).toStdString());
                 const std::string name = set.left(eq).toStdString();
                 values[name] = schema.parse(name, set.mid(eq + 1).toStdString());
             }
@@ -172,21 +179,19 @@ std::variant<CommandLine, QString> parseCommandLine(const QStringList& args)
             if (!pointTexts.isEmpty() && !accepts.userPoints)
                 throw InvalidParameter(QString("scenario '%1' takes no --point").arg(scenarioId).toStdString());
             for (const QString& text : pointTexts)
-                cl.input.points.push_back(parsePoint(text));
+                cl.input.points.push_back(parsePoint(text.toStdString()));
             if (!dataPath.isEmpty()) {
                 if (!accepts.dataFile)
                     throw InvalidParameter(QString("scenario '%1' takes no --data").arg(scenarioId).toStdString());
-                const QFileInfo data(dataPath);
-                if (!data.isFile() || !data.isReadable())
-                    throw InvalidParameter(QString("--data '%1' is not a readable file").arg(dataPath).toStdString());
-                cl.input.dataPath = data.absoluteFilePath().toStdString();
+                cl.input.dataPath = QFileInfo(dataPath).absoluteFilePath().toStdString();
             }
+            validateRunInput(*cl.scenario, cl.input);
         }
         for (const QString& path : cl.exports)
             checkExportPath(path);
         if (!cl.exports.isEmpty()) {
             cl.mode = CommandLine::Mode::Export;
-            cl.figure = cl.scenario->runWith(cl.input, {});
+            cl.figure = cl.scenario->runChecked(cl.input, {});
         }
         else if (!sweepSpec.isEmpty()) {
             parseSweep(cl, sweepSpec);

@@ -3,12 +3,8 @@
 #include "figure_serialiser.h"
 #include "plot/plot_view.h"
 
-#include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QSaveFile>
-#include <QTemporaryFile>
-#include <filesystem>
 
 namespace evx {
 
@@ -39,13 +35,31 @@ QString exportFileFilter()
            "CSV numbers (*.csv);;JSON result (*.json)";
 }
 
+bool isReadOnlyFile(const QString& path)
+{
+    const QFileInfo info(path);
+    constexpr auto anyWrite = QFileDevice::WriteOwner | QFileDevice::WriteGroup | QFileDevice::WriteOther;
+    return info.exists() && !info.isDir() && (!info.isWritable() || !(info.permissions() & anyWrite));
+}
+
 QString writeFileAtomically(const QString& path, const QByteArray& data)
 {
+    if (isReadOnlyFile(path))
+        return QString("cannot write %1: the file is read-only; it is left as it is").arg(path);
+    // QSaveFile writes a temporary file beside the target, created with the umask's mode
+    // (or the target's, when it exists), and renames it over the target in commit().
+    // The write is checked, then the flush, then commit's own fsync and rename: a full
+    // disk fails one of them and cancels the save, leaving any old file as it was.
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         return QString("cannot write %1: %2").arg(path, file.errorString());
-    if (file.write(data) != data.size() || !file.commit())
-        return QString("cannot write %1: %2").arg(path, file.errorString());
+    if (file.write(data) != data.size() || !file.flush() || file.error() != QFileDevice::NoError) {
+        const QString why = file.errorString();
+        file.cancelWriting();
+        return QString("cannot write %1: %2; the previous file, if any, is unchanged").arg(path, why);
+    }
+    if (!file.commit())
+        return QString("cannot write %1: %2; the previous file, if any, is unchanged").arg(path, file.errorString());
     return {};
 }
 
@@ -59,29 +73,13 @@ QString exportFigure(const QString& path, const ExportSource& source, PlotView& 
     if (*format == ExportFormat::Csv)
         return writeFileAtomically(path, figureToCsv(source.figure));
 
-    // QCustomPlot writes images straight to a path; give it a temporary one beside the
-    // target and rename over the target only once it is complete.
-    const QFileInfo target(path);
-    QTemporaryFile temp(target.absoluteDir().filePath(".evx-export-XXXXXX." + target.suffix()));
-    if (!temp.open())
-        return QString("cannot write in %1: %2").arg(target.absolutePath(), temp.errorString());
-    const QString tempPath = temp.fileName();
-    temp.close();
-    bool ok = false;
-    switch (*format) {
-    case ExportFormat::Png: ok = view.savePng(tempPath, size.width(), size.height()); break;
-    case ExportFormat::Pdf: ok = view.savePdf(tempPath, size.width(), size.height()); break;
-    case ExportFormat::Svg: ok = view.saveSvg(tempPath, size.width(), size.height()); break;
-    default: break;
-    }
-    if (!ok)
-        return QString("could not render %1").arg(path);
-    std::error_code error;
-    std::filesystem::rename(tempPath.toStdString(), target.absoluteFilePath().toStdString(), error);
-    if (error)
-        return QString("cannot write %1: %2").arg(path, QString::fromStdString(error.message()));
-    temp.setAutoRemove(false);
-    return {};
+    const auto image = *format == ExportFormat::Png   ? PlotView::ImageFormat::Png
+                       : *format == ExportFormat::Pdf ? PlotView::ImageFormat::Pdf
+                                                      : PlotView::ImageFormat::Svg;
+    const QByteArray bytes = view.encode(image, size.width(), size.height());
+    if (bytes.isEmpty())
+        return QString("could not render %1 at %2x%3").arg(path).arg(size.width()).arg(size.height());
+    return writeFileAtomically(path, bytes);
 }
 
 }  // namespace evx

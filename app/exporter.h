@@ -31,6 +31,13 @@ struct ExportSource {
 // changing what is on screen. Returns an empty string on success, else why it failed.
 QString exportFigure(const QString& path, const ExportSource& source, PlotView& view, QSize size);
 
+// Writes to a temporary file beside path, checks every write and the flush, then renames
+// over path; on failure the old file is untouched and the reason returned. A read-only
+// target is refused. New files get the umask's mode.
 QString writeFileAtomically(const QString& path, const QByteArray& data);
+
+// An existing file nobody may write (no write bit set), or that this user may not write;
+// the bits matter because root may write anything.
+bool isReadOnlyFile(const QString& path);
 
 }  // namespace evx

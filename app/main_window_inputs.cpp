@@ -3,6 +3,8 @@
 // emphasis. Each is offered only to scenarios that declare it (ScenarioInputs).
 #include "main_window.h"
 
+#include "core/errors.h"
+#include "core/input_limits.h"
 #include "params/parameter_panel.h"
 
 #include <QAction>
@@ -42,6 +44,15 @@ void MainWindow::onPointClicked(int plotIndex, double x, double y)
 
 void MainWindow::addPoint(double x, double y)
 {
+    RunInput candidate = m_input;
+    candidate.values = m_panel->values();
+    candidate.points.push_back({x, y});
+    try {
+        validateRunInput(*m_scenario, candidate);
+    } catch (const std::exception& e) {
+        statusBar()->showMessage(tr("No point added: %1").arg(QString::fromUtf8(e.what())), 5000);
+        return;
+    }
     m_input.points.push_back({x, y});
     setWindowModified(true);
     statusBar()->showMessage(tr("Added a point at x = %1 (%2 in all)").arg(x, 0, 'g', 4).arg(m_input.points.size()), 3000);
@@ -97,10 +108,13 @@ QString MainWindow::openDataSetFile(const QString& path)
 {
     if (!m_scenario || !m_scenario->inputs().dataFile)
         return tr("this scenario opens no data set");
-    const QFileInfo info(path);
-    if (!info.isFile() || !info.isReadable())
-        return tr("cannot open %1: not a readable file").arg(path);
-    m_input.dataPath = info.absoluteFilePath().toStdString();
+    const std::string absolute = QFileInfo(path).absoluteFilePath().toStdString();
+    try {
+        checkDataFile(absolute, m_scenario->inputs().maxDataBytes);
+    } catch (const InvalidParameter& e) {
+        return QString::fromUtf8(e.what());
+    }
+    m_input.dataPath = absolute;
     setWindowModified(true);
     requestRun();
     return {};

@@ -88,7 +88,7 @@ void Runner::execute(const Request& request, const std::atomic<bool>& cancel)
 
     const auto start = Clock::now();
     try {
-        Figure figure = request.scenario->runWith(request.input, context);
+        Figure figure = request.scenario->runChecked(request.input, context);
         const double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
         QMetaObject::invokeMethod(this, [this, revision, figure = std::move(figure), ms] {
             if (isCurrent(revision))

@@ -1,6 +1,7 @@
 #include "session.h"
 
 #include "core/errors.h"
+#include "core/input_limits.h"
 #include "exporter.h"
 #include "figure_serialiser.h"
 #include "scenarios/registry.h"
@@ -9,11 +10,60 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSet>
+#include <optional>
+#include <vector>
 
 namespace evx {
 namespace {
 
 constexpr auto kFormatName = "evidence-explorer-session";
+// A session is a few hundred bytes; a megabyte leaves room for every point a scenario
+// takes while refusing a large or endless file (/dev/zero) before it is read.
+constexpr qint64 kMaxSessionBytes = 1 << 20;
+
+QString quoted(const QString& text)
+{
+    return QString::fromStdString(quoteForMessage(text.toStdString()));
+}
+
+// QJsonDocument keeps the last of two equal keys without a word; a session with two
+// "scenario" entries was written by something other than this program and should say so.
+// Runs on text QJsonDocument has already accepted, so only strings and nesting matter.
+std::optional<QString> firstDuplicateKey(const QByteArray& json)
+{
+    struct Level {
+        bool object;
+        QSet<QString> keys;
+    };
+    std::vector<Level> levels;
+    bool expectKey = false;
+    for (qsizetype i = 0; i < json.size(); ++i) {
+        const char c = json[i];
+        if (c == '"') {
+            const qsizetype start = ++i;
+            while (i < json.size() && json[i] != '"')
+                i += json[i] == '\\' ? 2 : 1;
+            if (expectKey && !levels.empty() && levels.back().object) {
+                const QString key = QJsonDocument::fromJson("[\"" + json.mid(start, i - start) + "\"]")
+                                        .array().at(0).toString();
+                if (levels.back().keys.contains(key))
+                    return key;
+                levels.back().keys.insert(key);
+                expectKey = false;
+            }
+        } else if (c == '{' || c == '[') {
+            levels.push_back({c == '{', {}});
+            expectKey = c == '{';
+        } else if (c == '}' || c == ']') {
+            if (!levels.empty())
+                levels.pop_back();
+        } else if (c == ',') {
+            expectKey = !levels.empty() && levels.back().object;
+        }
+    }
+    return std::nullopt;
+}
 
 }  // namespace
 
@@ -48,6 +98,8 @@ std::variant<Session, QString> parseSession(const QByteArray& data)
         return QString("not valid JSON (%1 at byte %2)").arg(error.errorString()).arg(error.offset);
     if (!doc.isObject())
         return QString("not a session: the top level is not a JSON object");
+    if (const auto key = firstDuplicateKey(data))
+        return QString("the key %1 appears twice in one object; which one is meant is unclear").arg(quoted(*key));
     const QJsonObject root = doc.object();
     if (root.value("format").toString() != kFormatName)
         return QString("not an Evidence Explorer session (\"format\" is not \"%1\")").arg(kFormatName);
@@ -63,7 +115,7 @@ std::variant<Session, QString> parseSession(const QByteArray& data)
     session.scenarioId = root.value("scenario").toString();
     const auto scenario = ScenarioRegistry::instance().find(session.scenarioId.toStdString());
     if (!scenario)
-        return QString("unknown scenario \"%1\"").arg(session.scenarioId);
+        return QString("unknown scenario %1").arg(quoted(session.scenarioId));
     const ParameterSchema& schema = scenario->schema();
 
     const QJsonValue params = root.value("parameters");
@@ -75,7 +127,7 @@ std::variant<Session, QString> parseSession(const QByteArray& data)
         const std::string name = it.key().toStdString();
         try {
             if (!schema.find(name))
-                return QString("scenario \"%1\" has no parameter \"%2\"").arg(session.scenarioId, it.key());
+                return QString("scenario \"%1\" has no parameter %2").arg(session.scenarioId, quoted(it.key()));
             if (it->isString())
                 values[name] = schema.parse(name, it->toString().toStdString());
             else if (it->isBool())
@@ -86,12 +138,14 @@ std::variant<Session, QString> parseSession(const QByteArray& data)
                 values[name] = it->toDouble();
             }
             else
-                return QString("parameter \"%1\" is not a number").arg(it.key());
+                return QString("parameter %1 is not a number").arg(quoted(it.key()));
         } catch (const InvalidParameter& e) {
             return QString::fromUtf8(e.what());
         }
     }
-    session.input.values = schema.complete(values);
+    session.input.values = schema.defaults();
+    for (const auto& [name, value] : values)
+        session.input.values[name] = value;
 
     const QJsonValue points = root.value("points");
     if (!points.isUndefined()) {
@@ -109,6 +163,12 @@ std::variant<Session, QString> parseSession(const QByteArray& data)
         if (!dataPath.isString())
             return QString("\"data_path\" is not a file name");
         session.input.dataPath = dataPath.toString().toStdString();
+    }
+    // The same checks as the command line and the window: point count and box, data file.
+    try {
+        validateRunInput(*scenario, session.input);
+    } catch (const InvalidParameter& e) {
+        return QString::fromUtf8(e.what());
     }
 
     const QJsonValue view = root.value("view");
@@ -129,10 +189,15 @@ std::variant<Session, QString> parseSession(const QByteArray& data)
 
 std::variant<Session, QString> loadSession(const QString& path)
 {
+    try {
+        checkDataFile(path.toStdString(), kMaxSessionBytes, "session file");
+    } catch (const InvalidParameter& e) {
+        return QString::fromUtf8(e.what());
+    }
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return QString("cannot open %1: %2").arg(path, file.errorString());
-    auto result = parseSession(file.readAll());
+    auto result = parseSession(file.read(kMaxSessionBytes + 1));
     if (auto* why = std::get_if<QString>(&result))
         return QString("cannot open %1: %2").arg(path, *why);
     return result;

@@ -132,6 +132,19 @@ private slots:
         QTest::newRow("data not accepted") << QStringList{"--scenario", "ue-gaussian", "--data", EVX_SOURCE_DIR "/README.md", "--export", out} << "takes no --data";
         QTest::newRow("point without scenario") << QStringList{"--point", "1"} << "--scenario ID is required";
         QTest::newRow("sweep unknown") << QStringList{"--scenario", "ue-gaussian", "--bench-sweep", "nope=0:1:3"} << "unknown parameter";
+        // Hostile input that once crashed, hung or printed null.
+        QTest::newRow("point at 1e300") << QStringList{"--scenario", "bq-1d", "--point", "1e300,-1e300", "--export", out} << "x must lie from -100 to 100";
+        QTest::newRow("huge g") << QStringList{"--scenario", "bq-evidence", "--point", "1e12", "--export", out} << "x must lie";
+        QTest::newRow("huge 2-D point") << QStringList{"--scenario", "bq-2d-marginal", "--point", "0,1e300", "--export", out} << "y must lie";
+        QStringList many{"--scenario", "bq-2d-marginal", "--export", out};
+        for (int i = 0; i < 101; ++i)
+            many << "--point" << "0.1,0.2";
+        QTest::newRow("101 points") << many << "takes at most 100";
+        QTest::newRow("data /dev/zero") << QStringList{"--scenario", "wvo-attainment", "--data", "/dev/zero", "--export", out} << "not a regular file";
+        QTest::newRow("data folder") << QStringList{"--scenario", "wvo-attainment", "--data", "OUT", "--export", out} << "not a regular file";
+        QTest::newRow("kepler budget") << QStringList{"--scenario", "ue-kepler", "--set", "n_e=400", "--set", "walkers=128", "--set", "jr_steps=5000", "--export", out} << "lower n_e, walkers";
+        QTest::newRow("100 KB value") << QStringList{"--scenario", "ue-gaussian", "--set", "zeta=" + QString(100000, '9') + "x", "--export", out} << "(100001 bytes in all)";
+        QTest::newRow("escape codes") << QStringList{"--scenario", "ue-gaussian", "--set", "zeta=\x1b[2J", "--export", out} << "'\\x1b[2J' is not a number";
     }
 
     void badInputExitsTwoWithOneLineAndWritesNothing()
@@ -149,6 +162,60 @@ private slots:
         QVERIFY2(lines.first().contains(reason), qPrintable(r.err));
         QVERIFY(r.out.isEmpty());
         QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden).size(), 0);
+    }
+
+    void messagesStayShort()
+    {
+        // The 100 KB value above is cut; the whole message fits a terminal line or two.
+        const Result r = run({"--scenario", "ue-gaussian", "--set", "zeta=" + QString(100000, '9') + "x"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.size() < 200, qPrintable(QString::number(r.err.size())));
+    }
+
+    void tenThousandOptionsParseWithoutRecursion()
+    {
+        // --set=name=value was split by a recursive call per argument: 10 000 of them
+        // overflowed the stack.
+        QTemporaryDir dir;
+        QStringList args{"--scenario", "ue-gaussian", "--export", dir.filePath("o.json")};
+        for (int i = 0; i < 10000; ++i)
+            args << QString("--set=zeta=%1").arg(i % 10);
+        const Result r = run(args);
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(readJson(dir.filePath("o.json")).value("parameters").toObject().value("zeta").toDouble(), 9.0);
+    }
+
+    void attainmentSchoolCodeBeyondIntIsRefused()
+    {
+        // A 'second' of 2^31 overflowed the school index and crashed the process.
+        QTemporaryDir dir;
+        QFile csv(dir.filePath("scots.csv"));
+        QVERIFY(csv.open(QIODevice::WriteOnly));
+        csv.write("attain,verbal,sex,social,second\n");
+        for (int i = 0; i < 30; ++i)
+            csv.write(QString("%1,%2,%3,%4,%5\n").arg(1 + i % 9).arg(i - 15).arg(i % 2 ? "F" : "M").arg(i % 4)
+                          .arg(i == 29 ? "2147483648" : QString::number(1 + i % 3)).toUtf8());
+        csv.close();
+        const Result r = run({"--scenario", "wvo-attainment", "--data", csv.fileName(), "--export", dir.filePath("o.json")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("column 'second' holds '2147483648', beyond"), qPrintable(r.err));
+        QVERIFY(!QFile::exists(dir.filePath("o.json")));
+    }
+
+    void readOnlyExportTargetIsKept()
+    {
+        QTemporaryDir dir;
+        const QString target = dir.filePath("locked.png");
+        QFile f(target);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("old");
+        f.close();
+        QVERIFY(QFile::setPermissions(target, QFile::ReadOwner));
+        const Result r = run({"--scenario", "ue-gaussian", "--export", target});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("read-only"), qPrintable(r.err));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), QByteArray("old"));
     }
 
     void benchSweepReportsLatencies()

@@ -14,8 +14,31 @@
 #include <QSvgRenderer>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <sys/resource.h>
+#include <sys/stat.h>
+
+#include <csignal>
 
 using namespace evx;
+
+namespace {
+
+// A full disk, injected: RLIMIT_FSIZE makes every write past `bytes` fail (EFBIG, with
+// SIGXFSZ ignored) as ENOSPC would, for this process only.
+struct FullDisk {
+    rlimit saved{};
+    explicit FullDisk(rlim_t bytes)
+    {
+        std::signal(SIGXFSZ, SIG_IGN);
+        getrlimit(RLIMIT_FSIZE, &saved);
+        rlimit tight = saved;
+        tight.rlim_cur = bytes;
+        setrlimit(RLIMIT_FSIZE, &tight);
+    }
+    ~FullDisk() { setrlimit(RLIMIT_FSIZE, &saved); }
+};
+
+}  // namespace
 
 class TestExportsAndSessions : public QObject {
     Q_OBJECT
@@ -30,6 +53,12 @@ class TestExportsAndSessions : public QObject {
     QString exportTo(const QString& name)
     {
         return exportFigure(path(name), {"ue-drop-ball", m_scenario->schema(), m_values, m_figure}, *m_view, {1000, 700});
+    }
+
+    QByteArray contents(const QString& name) const
+    {
+        QFile f(path(name));
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray("(missing)");
     }
 
 private slots:
@@ -146,22 +175,98 @@ private slots:
         QCOMPARE(QDir(m_dir.path()).entryList({".evx-export-*"}, QDir::Files | QDir::Hidden).size(), 0);
     }
 
+    void fullDiskLeavesTheOldFileAndSaysSo_data()
+    {
+        QTest::addColumn<QString>("name");
+        for (const char* name : {"full.evx.json", "full.json", "full.csv", "full.png", "full.pdf", "full.svg"})
+            QTest::newRow(name) << name;
+    }
+
+    void fullDiskLeavesTheOldFileAndSaysSo()
+    {
+        QFETCH(QString, name);
+        QCOMPARE(writeFileAtomically(path(name), "old contents"), QString());
+        const auto scenario = ScenarioRegistry::instance().find("ue-drop-ball");
+        QString error;
+        {
+            const FullDisk disk(100);
+            if (name.endsWith(".evx.json"))
+                error = saveSession(path(name), {"ue-drop-ball", {m_values, {}, {}}, {}}, scenario->schema());
+            else
+                error = exportTo(name);
+        }
+        QVERIFY2(error.contains("the previous file, if any, is unchanged"), qPrintable(error));
+        QCOMPARE(contents(name), QByteArray("old contents"));
+        const QStringList left = QDir(m_dir.path()).entryList({name + "*"}, QDir::Files | QDir::Hidden);
+        QCOMPARE(left, QStringList{name});
+    }
+
+    void filesFollowTheUmaskAndReadOnlyTargetsAreKept()
+    {
+        const mode_t before = ::umask(027);
+        for (const char* name : {"mode.png", "mode.pdf", "mode.svg", "mode.json"}) {
+            QCOMPARE(exportTo(name), QString());
+            struct stat st{};
+            QCOMPARE(::stat(path(name).toLocal8Bit().constData(), &st), 0);
+            QCOMPARE(int(st.st_mode & 0777), 0640);
+        }
+        ::umask(before);
+        QCOMPARE(writeFileAtomically(path("locked.png"), "old"), QString());
+        QVERIFY(QFile::setPermissions(path("locked.png"), QFile::ReadOwner | QFile::ReadGroup));
+        QVERIFY(exportTo("locked.png").contains("read-only"));
+        QCOMPARE(contents("locked.png"), QByteArray("old"));
+    }
+
+    void sessionRoundTrip_data()
+    {
+        QTest::addColumn<QString>("scenario");
+        QTest::addColumn<bool>("withData");
+        QTest::newRow("points") << "bq-1d" << false;
+        QTest::newRow("data file") << "wvo-attainment" << true;
+    }
+
     void sessionRoundTrip()
     {
-        const RunInput input{{{"mu_x", 1.5}, {"sigma_x", 3}, {"sigma_y_given_x", 0.5}, {"sigma_q", 0.25}, {"zeta", -4}},
-                             {{0.5, 1.0}, {-2, 3e-7}},
-                             "/data/some file.csv"};
-        const Session saved{"ue-gaussian", input, {"Posterior/Jeffrey's rule"}};
-        const auto scenario = ScenarioRegistry::instance().find("ue-gaussian");
-        QCOMPARE(saveSession(path("s.evx.json"), saved, scenario->schema()), QString());
+        QFETCH(QString, scenario);
+        QFETCH(bool, withData);
+        const auto s0 = ScenarioRegistry::instance().find(scenario.toStdString());
+        RunInput input{{{"seed", 7}}, {}, {}};
+        if (withData) {
+            QFile data(path("some data.csv"));
+            QVERIFY(data.open(QIODevice::WriteOnly));
+            data.write("verbal,attain,sex,social,second\n");
+            input.dataPath = path("some data.csv").toStdString();
+        } else {
+            input.points = {{0.5, 1.0}, {-2, 3e-7}};
+        }
+        const Session saved{scenario, input, {"Posterior/Jeffrey's rule"}};
+        QCOMPARE(saveSession(path("s.evx.json"), saved, s0->schema()), QString());
         const auto loaded = loadSession(path("s.evx.json"));
-        QVERIFY(std::holds_alternative<Session>(loaded));
+        if (const auto* why = std::get_if<QString>(&loaded))
+            QFAIL(qPrintable(*why));
         const Session& s = std::get<Session>(loaded);
         QCOMPARE(s.scenarioId, saved.scenarioId);
-        QVERIFY(s.input.values == scenario->schema().complete(saved.input.values));
+        QVERIFY(s.input.values == s0->schema().complete(saved.input.values));
         QVERIFY(s.input.points == saved.input.points);
         QCOMPARE(s.input.dataPath, saved.input.dataPath);
         QCOMPARE(s.hiddenSeries, saved.hiddenSeries);
+    }
+
+    void sessionFilesMustBeSmallRegularFiles()
+    {
+        const QString fifo = path("session.fifo");
+        QCOMPARE(::mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
+        // Neither blocks on the FIFO nor reads /dev/zero until memory runs out.
+        for (const QString& p : {fifo, QString("/dev/zero"), m_dir.path()}) {
+            const auto result = loadSession(p);
+            QVERIFY(std::holds_alternative<QString>(result));
+            QVERIFY2(std::get<QString>(result).contains("is not a regular file"), qPrintable(std::get<QString>(result)));
+        }
+        QFile big(path("big.evx.json"));
+        QVERIFY(big.open(QIODevice::WriteOnly));
+        big.write(QByteArray((1 << 20) + 1, ' '));
+        big.close();
+        QVERIFY(std::get<QString>(loadSession(big.fileName())).contains("at most 1.05e+06"));
     }
 
     void malformedSessionsAreRefusedWithAReason_data()
@@ -177,13 +282,29 @@ private slots:
         QTest::newRow("newer") << QByteArray(R"({"format": "evidence-explorer-session", "version": 99})") << "version 99";
         QTest::newRow("unknown scenario") << head + R"("scenario": "nope", "parameters": {}})" << "unknown scenario";
         QTest::newRow("no parameters") << head + R"("scenario": "ue-gaussian"})" << "\"parameters\"";
-        QTest::newRow("unknown parameter") << head + R"("scenario": "ue-gaussian", "parameters": {"bogus": 1}})" << "no parameter \"bogus\"";
+        QTest::newRow("unknown parameter") << head + R"("scenario": "ue-gaussian", "parameters": {"bogus": 1}})" << "no parameter 'bogus'";
         QTest::newRow("out of range") << head + R"("scenario": "ue-gaussian", "parameters": {"sigma_x": -1}})" << "outside the range";
         QTest::newRow("text value") << head + R"("scenario": "ue-gaussian", "parameters": {"sigma_x": "wide"}})" << "not a number";
         QTest::newRow("null value") << head + R"("scenario": "ue-gaussian", "parameters": {"sigma_x": null}})" << "not a number";
         QTest::newRow("bad points") << head + R"("scenario": "ue-gaussian", "parameters": {}, "points": [[1]]})" << "pairs of numbers";
         QTest::newRow("bad data path") << head + R"("scenario": "ue-gaussian", "parameters": {}, "data_path": 3})" << "\"data_path\"";
         QTest::newRow("bad view") << head + R"("scenario": "ue-gaussian", "parameters": {}, "view": 3})" << "\"view\"";
+        // The same limits as the command line: points, their box, data files.
+        QTest::newRow("point at 1e300") << head + R"("scenario": "bq-1d", "parameters": {}, "points": [[1e300, -1e300]]})" << "x must lie from -100 to 100";
+        QTest::newRow("points not taken") << head + R"("scenario": "ue-gaussian", "parameters": {}, "points": [[1, 2]]})" << "takes no points";
+        QByteArray many = head + R"("scenario": "bq-2d-marginal", "parameters": {}, "points": [[0, 0])";
+        for (int i = 0; i < 100; ++i)
+            many += ", [0, 0]";
+        QTest::newRow("101 points") << many + "]}" << "takes at most 100";
+        QTest::newRow("data not taken") << head + R"("scenario": "ue-gaussian", "parameters": {}, "data_path": "/etc/hostname"})" << "takes no data file";
+        QTest::newRow("data /dev/zero") << head + R"("scenario": "wvo-attainment", "parameters": {}, "data_path": "/dev/zero"})" << "not a regular file";
+        QTest::newRow("data missing") << head + R"("scenario": "wvo-attainment", "parameters": {}, "data_path": "/no/such.csv"})" << "does not exist";
+        QTest::newRow("over budget") << head + R"("scenario": "ue-kepler", "parameters": {"n_e": 400, "walkers": 128, "jr_steps": 5000}})" << "lower n_e";
+        // QJsonDocument keeps the last of two equal keys; the loader refuses such a file.
+        QTest::newRow("duplicate key") << head + R"("scenario": "ue-gaussian", "scenario": "bq-1d", "parameters": {}})" << "'scenario' appears twice";
+        QTest::newRow("duplicate parameter") << head + R"("scenario": "ue-gaussian", "parameters": {"zeta": 1, "z\u0065ta": 2}})" << "'zeta' appears twice";
+        QTest::newRow("long name") << head + "\"scenario\": \"ue-gaussian\", \"parameters\": {\"" + QByteArray(100000, 'x') + "\": 1}}"
+                                 << "(100000 bytes in all)";
     }
 
     void malformedSessionsAreRefusedWithAReason()

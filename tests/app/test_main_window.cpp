@@ -9,6 +9,7 @@
 
 #include <QSignalSpy>
 #include <QSlider>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -153,7 +154,7 @@ private slots:
         QVERIFY(error.contains("t_obs"));
         QCOMPARE(w.currentScenarioId(), QString("ue-gaussian"));
         QVERIFY(w.parameterPanel()->values() == before);
-        QVERIFY(w.openSessionFile(dir.filePath("missing.evx.json")).startsWith("cannot open"));
+        QVERIFY(w.openSessionFile(dir.filePath("missing.evx.json")).contains("does not exist"));
     }
 
     void inputsOnlyForScenariosThatDeclareThem()
@@ -214,6 +215,11 @@ private slots:
         QTest::qWait(QApplication::doubleClickInterval() + 200);
         QCOMPARE(w.points().size(), size_t(1));
 
+        // A point outside the scenario's box (a runaway zoom) is refused, as on the command line.
+        w.addPoint(1e300, -1e300);
+        QCOMPARE(w.points().size(), size_t(1));
+        QVERIFY2(w.statusBar()->currentMessage().contains("x must lie"), qPrintable(w.statusBar()->currentMessage()));
+
         w.clearPoints();
         QVERIFY(w.points().empty());
 
@@ -223,6 +229,15 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(w.parameterPanel()->values().at("n_samples") >= n0 + 2, 5000);
         w.setPlaying(false);
         QVERIFY(!w.isPlaying());
+    }
+
+    void dataSetsMustBeRegularFiles()
+    {
+        MainWindow w;
+        QSignalSpy shown(&w, &MainWindow::figureShown);
+        QVERIFY(w.openScenario("wvo-attainment"));
+        QVERIFY(w.openDataSetFile("/dev/zero").contains("not a regular file"));
+        QVERIFY(w.openDataSetFile(EVX_SOURCE_DIR).contains("not a regular file"));
     }
 
     void exportFromTheWindow()

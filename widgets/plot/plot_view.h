@@ -66,9 +66,9 @@ public:
     // Exports render offscreen at the given size; the widget on screen is unchanged.
     // Hover read-outs are never exported, nor legend entries of hidden series.
     QImage toImage(int width, int height);
-    bool savePng(const QString& path, int width, int height);
-    bool savePdf(const QString& path, int width, int height);  // vector
-    bool saveSvg(const QString& path, int width, int height);  // vector
+    enum class ImageFormat { Png, Pdf, Svg };  // PDF and SVG are vector
+    // The bytes of an image file of the figure at the given size; empty if rendering failed.
+    QByteArray encode(ImageFormat format, int width, int height);
 
     // Hidden series (and bands) by key "plot title/series name"; kept across figures.
     QStringList hiddenSeries() const;

@@ -4,8 +4,10 @@
 
 #include <qcustomplot.h>
 
-#include <QFileInfo>
+#include <QBuffer>
+#include <QPdfWriter>
 #include <QSvgGenerator>
+#include <memory>
 
 namespace evx {
 
@@ -81,41 +83,52 @@ QImage PlotView::toImage(int width, int height)
     return m_plot->toPixmap(width, height).toImage();
 }
 
-bool PlotView::savePng(const QString& path, int width, int height)
+// Files are encoded in memory and written by the caller in one checked, atomic step: the
+// writers QCustomPlot offers open the target themselves and cannot report a failed write.
+QByteArray PlotView::encode(ImageFormat format, int width, int height)
 {
     if (width <= 0 || height <= 0)
-        return false;
+        return {};
     ExportScope scope(*this);
-    return m_plot->savePng(path, width, height);
-}
-
-bool PlotView::savePdf(const QString& path, int width, int height)
-{
-    if (width <= 0 || height <= 0)
-        return false;
-    ExportScope scope(*this);
-    // Non-cosmetic pens: line widths scale with the page like everything else.
-    return m_plot->savePdf(path, width, height, QCP::epNoCosmetic, QStringLiteral("Evidence Explorer"));
-}
-
-bool PlotView::saveSvg(const QString& path, int width, int height)
-{
-    if (width <= 0 || height <= 0)
-        return false;
-    ExportScope scope(*this);
-    QSvgGenerator generator;
-    generator.setFileName(path);
-    generator.setSize(QSize(width, height));
-    generator.setViewBox(QRect(0, 0, width, height));
-    generator.setResolution(96);  // CSS pixels: browsers and Inkscape show width x height px
-    generator.setTitle(QStringLiteral("Evidence Explorer figure"));
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    if (format == ImageFormat::Png) {
+        if (!m_plot->toPixmap(width, height).save(&buffer, "PNG"))
+            return {};
+        return bytes;
+    }
     QCPPainter painter;
-    if (!painter.begin(&generator))
-        return false;
+    std::unique_ptr<QPaintDevice> device;
+    if (format == ImageFormat::Svg) {
+        auto generator = std::make_unique<QSvgGenerator>();
+        generator->setOutputDevice(&buffer);
+        generator->setSize(QSize(width, height));
+        generator->setViewBox(QRect(0, 0, width, height));
+        generator->setResolution(96);  // CSS pixels: browsers and Inkscape show width x height px
+        generator->setTitle(QStringLiteral("Evidence Explorer figure"));
+        device = std::move(generator);
+    } else {
+        // One figure pixel is one point of a page exactly the figure's size.
+        auto writer = std::make_unique<QPdfWriter>(&buffer);
+        writer->setCreator(QStringLiteral("Evidence Explorer"));
+        writer->setResolution(72);
+        writer->setPageLayout(QPageLayout(QPageSize(QSizeF(width, height), QPageSize::Point, QString(),
+                                                    QPageSize::ExactMatch),
+                                          QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
+        device = std::move(writer);
+    }
+    if (!painter.begin(device.get()))
+        return {};
     painter.setMode(QCPPainter::pmVectorized);
+    painter.setMode(QCPPainter::pmNoCaching);
+    // Non-cosmetic pens: line widths scale with the page like everything else.
     painter.setMode(QCPPainter::pmNonCosmetic);
     m_plot->toPainter(&painter, width, height);
-    return painter.end() && QFileInfo(path).size() > 0;
+    if (!painter.end())
+        return {};
+    device.reset();  // a PDF is finished when its writer goes
+    return bytes;
 }
 
 }  // namespace evx
