@@ -13,14 +13,17 @@ using namespace evx;
 
 namespace {
 
-// Returns its "value" parameter in the summary after polling cancellation for "work_ms";
-// counts how many runs completed and how many were cancelled.
+// Returns its "value" parameter in the summary after working for "work_ms", publishing a
+// partial figure every millisecond; polls cancellation unless "ignore_cancel" (a run that
+// finishes after it was replaced, so its result arrives stale). Counts how many runs
+// completed and how many were cancelled.
 class ProbeScenario final : public Scenario {
 public:
     ProbeScenario()
         : m_schema({realParameter("value", "value", "", -1e6, 1e6, 0, ""),
                     realParameter("work_ms", "work", "ms", 0, 10000, 0, ""),
-                    realParameter("fail", "fail", "", 0, 1, 0, "")})
+                    realParameter("fail", "fail", "", 0, 1, 0, ""),
+                    realParameter("ignore_cancel", "ignore cancel", "", 0, 1, 0, "")})
     {
     }
     ScenarioInfo info() const override { return {"probe", "Probe", "Tests", ""}; }
@@ -32,7 +35,7 @@ public:
             throw InvalidParameter("probe refuses");
         const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double, std::milli>(v.at("work_ms"));
         while (std::chrono::steady_clock::now() < end) {
-            if (context.cancelled()) {
+            if (v.at("ignore_cancel") == 0 && context.cancelled()) {
                 ++cancelled;
                 throw Cancelled();
             }
@@ -64,11 +67,12 @@ private slots:
         Runner runner;
         auto probe = std::make_shared<ProbeScenario>();
         QSignalSpy finished(&runner, &Runner::finished);
-        const quint64 rev = runner.submit(probe, {{"value", 7}});
+        const quint64 rev = runner.submit(probe, {{"value", 7}, {"work_ms", 30}});
         QVERIFY(finished.wait(5000));
         QCOMPARE(finished.at(0).at(0).toULongLong(), rev);
         QCOMPARE(finished.at(0).at(1).value<Figure>().summary.value("value"), 7.0);
-        QVERIFY(finished.at(0).at(2).toDouble() >= 0);
+        // The compute time covers the run's 30 ms of work (a lower bound only: never time out).
+        QVERIFY2(finished.at(0).at(2).toDouble() >= 30, qPrintable(finished.at(0).at(2).toString()));
     }
 
     void errorsAreReportedNotThrown()
@@ -120,6 +124,37 @@ private slots:
             QVERIFY(finished.at(i).at(0).toULongLong() > finished.at(i - 1).at(0).toULongLong());
         // Coalescing: far fewer than 100 runs completed.
         QVERIFY2(probe->completed.load() < 100, qPrintable(QString::number(probe->completed.load())));
+    }
+
+    // Frames of a run that finished after a newer request arrive in the GUI thread's queue
+    // (the worker posts them; the event loop has not run). The runner must drop them on
+    // arrival: every frame delivered names the newest revision at the moment it arrives.
+    // Without that check this test fails (verified by removing it from finished's and from
+    // progressed's delivery); "revisions increase" alone does not catch it.
+    void noStaleFrameIsDelivered()
+    {
+        for (int round = 0; round < 5; ++round) {
+            Runner runner;
+            auto probe = std::make_shared<ProbeScenario>();
+            std::vector<std::pair<quint64, quint64>> frames;  // (frame's revision, newest when delivered)
+            connect(&runner, &Runner::progressed, this,
+                    [&](quint64 rev) { frames.emplace_back(rev, runner.latestRevision()); });
+            connect(&runner, &Runner::finished, this,
+                    [&](quint64 rev) { frames.emplace_back(rev, runner.latestRevision()); });
+            QSignalSpy finished(&runner, &Runner::finished);
+            // A run that ignores cancellation publishes and finishes while the GUI thread
+            // sleeps; its frames wait in the queue, then a newer request makes them stale.
+            const quint64 stale = runner.submit(probe, {{"value", 1}, {"work_ms", 40}, {"ignore_cancel", 1}});
+            std::this_thread::sleep_for(std::chrono::milliseconds(120));
+            const quint64 last = runner.submit(probe, {{"value", 2}});
+            QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty() && finished.last().at(0).toULongLong() == last, 5000);
+            QTest::qWait(50);
+            QCOMPARE(probe->completed.load(), 2);  // the stale run did finish, and was dropped
+            for (const auto& [rev, newest] : frames)
+                QVERIFY2(rev == newest, qPrintable(QString("frame of revision %1 delivered when %2 was newest (stale %3)")
+                                                       .arg(rev).arg(newest).arg(stale)));
+            QCOMPARE(finished.count(), 1);
+        }
     }
 
     void progressIsThrottledAndOnlyForTheCurrentRun()

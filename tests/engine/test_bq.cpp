@@ -27,11 +27,11 @@ private slots:
     {
         QFETCH(gp::KernelKind, kind);
         QFETCH(int, dims);
-        Eigen::VectorXd w(dims), b(dims), sd(dims);
-        w << 0.7, 1.4;  // only the first `dims` are used
-        b << 0.3, -1.0;
-        sd << 1.2, 0.6;
-        w.conservativeResize(dims), b.conservativeResize(dims), sd.conservativeResize(dims);
+        // The 2-D values; a 1-D case takes the first of each (a comma initialiser of two
+        // values into a one-element vector would write past its end).
+        const Eigen::VectorXd w = Eigen::Vector2d(0.7, 1.4).head(dims);
+        const Eigen::VectorXd b = Eigen::Vector2d(0.3, -1.0).head(dims);
+        const Eigen::VectorXd sd = Eigen::Vector2d(1.2, 0.6).head(dims);
         const gp::Kernel k(kind, 2.5, w);
         const GaussianMeasure p{b, sd.array().square().matrix()};
         Eigen::MatrixXd x(3, dims);

@@ -122,9 +122,14 @@ private slots:
         // g_i ≤ λ where w_i = 0. The softmax never reaches 0 exactly, so "zero" means tiny.
         const WvoProblem p = randomProblem(800, 12, 10, 5);
         const WeightResult r = optimiseWeights(p);
-        QVERIFY(std::abs(r.weights.sum() - 10) < 1e-9);
-        QVERIFY((r.weights.array() >= 0).all());
-        QVERIFY(r.objective >= r.initialObjective);
+        // The softmax keeps w on the simplex and the optimiser reports the best point it saw,
+        // so "Σw = N" and "objective ≥ start" hold by construction; what can fail is that the
+        // reported value belongs to the reported weights, and that it moved from the start.
+        const double recomputed = objective(p, r.weights);
+        QVERIFY2(std::abs(recomputed - r.objective) <= 1e-12 * std::max(1.0, std::abs(recomputed)),
+                 qPrintable(QString("reported %1, recomputed %2").arg(r.objective, 0, 'g', 17).arg(recomputed, 0, 'g', 17)));
+        QVERIFY2(r.objective > r.initialObjective + 1e-6,
+                 qPrintable(QString("start %1, end %2").arg(r.initialObjective, 0, 'g', 17).arg(r.objective, 0, 'g', 17)));
         Eigen::VectorXd g;
         objective(p, r.weights, &g);
         double lambda = 0, wsum = 0;
