@@ -1,0 +1,62 @@
+#pragma once
+// Logistic-regression classifiers for density-ratio estimation (METHODS.md §4, Algorithm 1).
+// Trained on balanced classes, the decision function δ(x) = b + wᵀφ(x) (the logit) estimates
+// log r(x) = log p(x | θ) / g(x) directly. One solver per file, data in, weights and a
+// convergence report out (STYLE.md):
+//   logistic_vb.cpp  variational Bayes, Jaakkola–Jordan bound, Gamma(a0, b0) on the precision
+//   logistic_eb.cpp  empirical-Bayes Laplace, the precision re-estimated by MacKay's update
+//   logistic_l1.cpp  L1 penalty by coordinate descent, C chosen by k-fold cross-validation
+// The intercept b is never penalised: a shared prior that shrinks it shifts the whole
+// log-ratio curve (METHODS §4, lead 1).
+
+#include <Eigen/Core>
+
+#include <string>
+
+namespace evx::genbayes {
+
+struct LogisticData {
+    Eigen::MatrixXd features; // one row per point, without a constant column
+    Eigen::VectorXd labels;   // 1 for simulated from p(· | θ), 0 for observed
+};
+
+struct LogisticFit {
+    double intercept = 0;
+    Eigen::VectorXd weights;
+    int iterations = 0;
+    bool converged = false;
+    double penalty = 0; // VB, EB: the fitted prior precision E[α]; L1: the chosen C
+
+    double decision(const Eigen::Ref<const Eigen::RowVectorXd>& x) const
+    {
+        return intercept + x.dot(weights);
+    }
+    Eigen::VectorXd decisions(const Eigen::MatrixXd& x) const;
+};
+
+struct VbOptions {
+    double a0 = 0.01, b0 = 0.01; // Gamma hyperprior on the weight precision
+    int maxIterations = 500;
+    double tolerance = 1e-9; // on the largest change of a weight
+};
+LogisticFit fitLogisticVb(const LogisticData& data, const VbOptions& options = {});
+
+struct EbOptions {
+    double initialPrecision = 1;
+    int maxIterations = 200;
+    double tolerance = 1e-8; // relative change of the precision
+};
+LogisticFit fitLogisticEb(const LogisticData& data, const EbOptions& options = {});
+
+struct L1Options {
+    int folds = 5;
+    int gridSize = 10; // C ∈ logspace(−4, 4, gridSize), as scikit-learn's LogisticRegressionCV
+    double tolerance = 1e-8;
+    int maxIterations = 1000;
+};
+// Minimises ‖w‖₁ + C Σ_i logloss_i (scikit-learn's parametrisation) for a given C.
+LogisticFit fitLogisticL1(const LogisticData& data, double c, const L1Options& options = {});
+// Chooses C by stratified k-fold cross-validated accuracy (ties: the smaller C), then refits.
+LogisticFit fitLogisticL1Cv(const LogisticData& data, const L1Options& options = {});
+
+} // namespace evx::genbayes

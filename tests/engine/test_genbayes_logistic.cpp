@@ -1,0 +1,159 @@
+// The three logistic classifiers of the generalised-Bayes route, on data whose log density
+// ratio is known in closed form, and against their own optimality conditions.
+#include "genbayes/logistic.h"
+
+#include <QtTest>
+
+#include <cmath>
+#include <random>
+
+using namespace evx::genbayes;
+
+namespace {
+
+// Class 1 ~ N(1, 1), class 0 ~ N(0, 1.5²), n of each, features (x, x²): the true logit
+//   log N(x | 1, 1) − log N(x | 0, 1.5²) = −(x − 1)²/2 + x²/4.5 + log 1.5
+// is quadratic, so the features represent it exactly.
+LogisticData gaussianPair(int n, unsigned seed)
+{
+    std::mt19937_64 rng(seed);
+    std::normal_distribution<double> one(1, 1), zero(0, 1.5);
+    LogisticData data{Eigen::MatrixXd(2 * n, 2), Eigen::VectorXd(2 * n)};
+    for (int i = 0; i < 2 * n; ++i) {
+        const double x = i < n ? one(rng) : zero(rng);
+        data.features.row(i) << x, x * x;
+        data.labels(i) = i < n ? 1 : 0;
+    }
+    return data;
+}
+
+double trueLogRatio(double x)
+{
+    return -0.5 * (x - 1) * (x - 1) + x * x / 4.5 + std::log(1.5);
+}
+
+// The largest |δ(x) − log r(x)| over x ∈ [−2, 2.5], where both classes have their mass.
+double worstError(const LogisticFit& fit)
+{
+    double worst = 0;
+    for (double x = -2; x <= 2.5; x += 0.05)
+        worst = std::max(
+            worst, std::fabs(fit.intercept + fit.weights(0) * x + fit.weights(1) * x * x - trueLogRatio(x)));
+    return worst;
+}
+
+Eigen::VectorXd probabilities(const LogisticFit& fit, const LogisticData& data)
+{
+    return (1 / (1 + (-fit.decisions(data.features).array()).exp())).matrix();
+}
+
+} // namespace
+
+class TestGenbayesLogistic : public QObject {
+    Q_OBJECT
+
+private slots:
+    void recoverAKnownGaussianLogRatio_data()
+    {
+        QTest::addColumn<int>("method");
+        QTest::newRow("vb") << 0;
+        QTest::newRow("eb") << 1;
+        QTest::newRow("l1-cv") << 2;
+    }
+
+    void recoverAKnownGaussianLogRatio()
+    {
+        // With 5000 points a class the logistic MLE's coefficients have sds of about 0.02–0.03
+        // (inverse Fisher information), so over |x| ≤ 2.5 the logit is off by ≲ 0.15 at 3 sd;
+        // a prior or a penalty this weak must not add more.
+        QFETCH(int, method);
+        const LogisticData data = gaussianPair(5000, 11);
+        const LogisticFit fit = method == 0   ? fitLogisticVb(data)
+                                : method == 1 ? fitLogisticEb(data)
+                                              : fitLogisticL1Cv(data);
+        QVERIFY(fit.converged);
+        const double err = worstError(fit);
+        QVERIFY2(err < 0.15, qPrintable(QString("worst |δ − log r| = %1 (b %2, w %3 %4; truth %5 %6 %7)")
+                                            .arg(err)
+                                            .arg(fit.intercept)
+                                            .arg(fit.weights(0))
+                                            .arg(fit.weights(1))
+                                            .arg(std::log(1.5) - 0.5)
+                                            .arg(1.0)
+                                            .arg(-0.5 + 1 / 4.5)));
+    }
+
+    void ebIsAStationaryPointOfItsPenalisedLoss()
+    {
+        // At the MAP for the fitted α: Σ (p_n − y_n) z_n + α w (0 for the intercept) = 0.
+        const LogisticData data = gaussianPair(90, 3);
+        const LogisticFit fit = fitLogisticEb(data);
+        QVERIFY(fit.converged);
+        const Eigen::VectorXd residual = probabilities(fit, data) - data.labels;
+        QVERIFY2(std::fabs(residual.sum() + 1e-6 * fit.intercept) < 1e-8,
+                 qPrintable(QString::number(residual.sum())));
+        const Eigen::VectorXd g = data.features.transpose() * residual + fit.penalty * fit.weights;
+        QVERIFY2(g.cwiseAbs().maxCoeff() < 1e-6, qPrintable(QString("%1 %2").arg(g(0)).arg(g(1))));
+    }
+
+    void vbAndEbAgreeWithMuchData()
+    {
+        // Both posteriors concentrate on the MLE as n grows; their logits differ by far less
+        // than either's error against the truth.
+        const LogisticData data = gaussianPair(5000, 5);
+        const LogisticFit vb = fitLogisticVb(data), eb = fitLogisticEb(data);
+        for (double x : {-2.0, 0.0, 1.0, 2.5}) {
+            Eigen::RowVectorXd f(2);
+            f << x, x * x;
+            QVERIFY2(std::fabs(vb.decision(f) - eb.decision(f)) < 0.01,
+                     qPrintable(QString("x=%1: vb %2 eb %3").arg(x).arg(vb.decision(f)).arg(eb.decision(f))));
+        }
+    }
+
+    void l1SatisfiesItsOptimalityConditions()
+    {
+        // min ‖w‖₁ + C Σ logloss: C Σ_n (p_n − y_n) x_nj = −sign(w_j) where w_j ≠ 0 and lies in
+        // [−1, 1] where w_j = 0; the unpenalised intercept's gradient vanishes.
+        const LogisticData data = gaussianPair(90, 7);
+        for (double c : {0.01, 0.1, 1.0, 100.0}) {
+            const LogisticFit fit = fitLogisticL1(data, c);
+            QVERIFY(fit.converged);
+            const Eigen::VectorXd residual = probabilities(fit, data) - data.labels;
+            QVERIFY2(std::fabs(c * residual.sum()) < 1e-5,
+                     qPrintable(QString("C=%1: %2").arg(c).arg(c * residual.sum())));
+            const Eigen::VectorXd g = c * data.features.transpose() * residual;
+            for (int j = 0; j < 2; ++j) {
+                const QString what =
+                    QString("C=%1 j=%2 w=%3 g=%4").arg(c).arg(j).arg(fit.weights(j)).arg(g(j));
+                if (fit.weights(j) != 0)
+                    QVERIFY2(std::fabs(g(j) + (fit.weights(j) > 0 ? 1 : -1)) < 1e-4, qPrintable(what));
+                else
+                    QVERIFY2(std::fabs(g(j)) <= 1 + 1e-6, qPrintable(what));
+            }
+        }
+        // The smallest C of the grid zeroes every weight; the intercept is the class logit.
+        const LogisticFit tiny = fitLogisticL1(data, 1e-4);
+        QCOMPARE(tiny.weights.cwiseAbs().maxCoeff(), 0.0);
+        QVERIFY(std::fabs(tiny.intercept) < 1e-6); // balanced classes
+    }
+
+    void interceptIsNotShrunk()
+    {
+        // 70 % ones and a feature that carries no information: every method's intercept is
+        // the class logit log(0.7/0.3), not pulled toward 0 by the weights' prior.
+        LogisticData data{Eigen::MatrixXd(1000, 1), Eigen::VectorXd(1000)};
+        std::mt19937_64 rng(1);
+        std::normal_distribution<double> noise;
+        for (int i = 0; i < 1000; ++i) {
+            data.features(i, 0) = noise(rng);
+            data.labels(i) = i % 10 < 7;
+        }
+        const double logit = std::log(0.7 / 0.3);
+        for (const LogisticFit& fit : {fitLogisticVb(data), fitLogisticEb(data), fitLogisticL1Cv(data)})
+            QVERIFY2(std::fabs(fit.intercept - logit) < 0.03,
+                     qPrintable(QString("%1 vs %2").arg(fit.intercept).arg(logit)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestGenbayesLogistic)
+#include "test_genbayes_logistic.moc"
