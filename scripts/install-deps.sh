@@ -13,6 +13,11 @@ packages=(
   imagemagick poppler-utils
 )
 
+# --fuzz adds clang and its sanitizer and libFuzzer runtimes for scripts/fuzz.sh.
+if [ "${1:-}" = "--fuzz" ]; then
+  packages+=(clang-14 libclang-rt-14-dev)
+fi
+
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
