@@ -40,6 +40,8 @@ void CheckedCholesky::compute(const Eigen::MatrixXd& k)
 void CheckedCholesky::factorWithJitter(double startEpsilon)
 {
     m_revision = ++g_revisions;
+    if (m_n == 0)
+        return;  // an empty factor (minCoeff of an empty diagonal is undefined)
     const Eigen::MatrixXd k = m_k.topLeftCorner(m_n, m_n);
     if (!k.allFinite())
         throw NumericalError("the kernel matrix has entries that are not finite numbers");

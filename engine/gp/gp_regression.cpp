@@ -40,9 +40,58 @@ void GpRegression::setTargets(const Eigen::VectorXd& y)
 
 void GpRegression::scaleOutput(double c)
 {
+    if (m_hasNoise || m_hasConstant)
+        throw std::logic_error("GpRegression::scaleOutput: noise and constant terms do not scale with h");
     m_kernel.setOutputScale(m_kernel.outputScale() * c);
     m_chol.scale(c);
     m_alpha /= c;
+}
+
+void GpRegression::enableNoise(double variance)
+{
+    m_hasNoise = true;
+    m_noise = variance;
+    refresh();
+}
+
+void GpRegression::enableConstant(double variance)
+{
+    m_hasConstant = true;
+    m_constant = variance;
+    refresh();
+}
+
+Eigen::VectorXd GpRegression::logHyperparameters() const
+{
+    const Eigen::VectorXd k = m_kernel.logParameters();
+    Eigen::VectorXd theta(k.size() + m_hasNoise + m_hasConstant);
+    theta.head(k.size()) = k;
+    Eigen::Index i = k.size();
+    if (m_hasNoise)
+        theta[i++] = std::log(m_noise);
+    if (m_hasConstant)
+        theta[i] = std::log(m_constant);
+    return theta;
+}
+
+void GpRegression::setLogHyperparameters(const Eigen::VectorXd& theta)
+{
+    const Eigen::Index nk = m_kernel.logParameters().size();
+    m_kernel.setLogParameters(theta.head(nk));
+    Eigen::Index i = nk;
+    if (m_hasNoise)
+        m_noise = std::exp(theta[i++]);
+    if (m_hasConstant)
+        m_constant = std::exp(theta[i]);
+    refresh();
+}
+
+Eigen::VectorXd GpRegression::crossCovariance(const double* x) const
+{
+    Eigen::VectorXd k = m_kernel.column(m_x, x);
+    if (m_hasConstant)
+        k.array() += m_constant;
+    return k;
 }
 
 void GpRegression::refresh()
@@ -52,7 +101,12 @@ void GpRegression::refresh()
         m_alpha.resize(0);
         return;
     }
-    m_chol.compute(m_kernel.matrix(m_x));
+    Eigen::MatrixXd k = m_kernel.matrix(m_x);
+    if (m_hasConstant)
+        k.array() += m_constant;
+    if (m_hasNoise)
+        k.diagonal().array() += m_noise;
+    m_chol.compute(k);
     m_alpha = m_chol.solve((m_y.array() - m_mean).matrix());
 }
 
@@ -60,8 +114,8 @@ void GpRegression::addObservation(const Eigen::VectorXd& x, double y)
 {
     if (m_x.cols() == 0)
         m_x.resize(0, x.size());
-    const Eigen::VectorXd k = m_kernel.column(m_x, x.data());
-    m_chol.append(k, m_kernel.diagonal());
+    const Eigen::VectorXd k = crossCovariance(x.data());
+    m_chol.append(k, m_kernel.diagonal() + m_constant + m_noise);
     m_x.conservativeResize(m_x.rows() + 1, Eigen::NoChange);
     m_x.row(m_x.rows() - 1) = x.transpose();
     m_y.conservativeResize(m_y.size() + 1);
@@ -74,36 +128,41 @@ double GpRegression::mean(const double* x) const
 {
     if (size() == 0)
         return m_mean;
-    return m_mean + m_kernel.column(m_x, x).dot(m_alpha);
+    return m_mean + crossCovariance(x).dot(m_alpha);
 }
 
 double GpRegression::variance(const double* x) const
 {
+    const double prior = m_kernel.diagonal() + m_constant;
     if (size() == 0)
-        return m_kernel.diagonal();
-    const Eigen::VectorXd v = m_chol.solveL(m_kernel.column(m_x, x));
-    return std::max(0.0, m_kernel.diagonal() - v.squaredNorm());
+        return prior;
+    const Eigen::VectorXd v = m_chol.solveL(crossCovariance(x));
+    return std::max(0.0, prior - v.squaredNorm());
 }
 
 void GpRegression::predict(const Eigen::MatrixXd& xs, Eigen::VectorXd& mean, Eigen::VectorXd& variance) const
 {
     const int m = int(xs.rows());
+    const double prior = m_kernel.diagonal() + m_constant;
     if (size() == 0) {
         mean = Eigen::VectorXd::Constant(m, m_mean);
-        variance = Eigen::VectorXd::Constant(m, m_kernel.diagonal());
+        variance = Eigen::VectorXd::Constant(m, prior);
         return;
     }
-    const Eigen::MatrixXd ks = m_kernel.matrix(m_x, xs);  // n × m
+    Eigen::MatrixXd ks = m_kernel.matrix(m_x, xs);  // n × m
+    if (m_hasConstant)
+        ks.array() += m_constant;
     mean = (ks.transpose() * m_alpha).array() + m_mean;
     const Eigen::MatrixXd v = m_chol.solveL(ks);
-    variance = (m_kernel.diagonal() - v.colwise().squaredNorm().array()).max(0.0).matrix().transpose();
+    variance = (prior - v.colwise().squaredNorm().array()).max(0.0).matrix().transpose();
 }
 
 Eigen::VectorXd GpRegression::predictMean(const Eigen::MatrixXd& xs) const
 {
     if (size() == 0)
         return Eigen::VectorXd::Constant(xs.rows(), m_mean);
-    return (m_kernel.matrix(xs, m_x) * m_alpha).array() + m_mean;
+    const Eigen::VectorXd constantPart = Eigen::VectorXd::Constant(xs.rows(), m_constant * m_alpha.sum());
+    return (m_kernel.matrix(xs, m_x) * m_alpha + constantPart).array() + m_mean;
 }
 
 double GpRegression::logMarginalLikelihood() const
@@ -115,16 +174,29 @@ double GpRegression::logMarginalLikelihood() const
 
 Eigen::VectorXd GpRegression::logMarginalLikelihoodGradient() const
 {
-    const std::vector<Eigen::MatrixXd> dk = m_kernel.matrixGradients(m_x, m_chol.kernelMatrix());
+    // The kernel's own part of K: the stored matrix less the constant and noise terms.
+    Eigen::MatrixXd kernelPart = m_chol.kernelMatrix();
+    if (m_hasConstant)
+        kernelPart.array() -= m_constant;
+    if (m_hasNoise)
+        kernelPart.diagonal().array() -= m_noise;
+    const std::vector<Eigen::MatrixXd> dk = m_kernel.matrixGradients(m_x, kernelPart);
     const Eigen::MatrixXd w = m_alpha * m_alpha.transpose() - m_chol.inverse();
-    Eigen::VectorXd g(dk.size());
+    Eigen::VectorXd g(dk.size() + m_hasNoise + m_hasConstant);
     for (size_t j = 0; j < dk.size(); ++j)
         g[Eigen::Index(j)] = 0.5 * w.cwiseProduct(dk[j]).sum();
+    Eigen::Index i = Eigen::Index(dk.size());
+    // ∂K/∂log σ_n² = σ_n² I and ∂K/∂log c = c 11ᵀ.
+    if (m_hasNoise)
+        g[i++] = 0.5 * m_noise * w.trace();
+    if (m_hasConstant)
+        g[i] = 0.5 * m_constant * w.sum();
     return g;
 }
 
 double GpRegression::profiledOutputScale() const
 {
+    // Exact only for K = h K₁; with noise or a constant term it is a scale estimate.
     // K = h K₁ ⇒ (y−m)ᵀK₁⁻¹(y−m) = h (y−m)ᵀα.
     const Eigen::VectorXd r = (m_y.array() - m_mean).matrix();
     return std::max(m_kernel.outputScale() * r.dot(m_alpha) / std::max(size(), 1), 1e-300);
@@ -189,12 +261,15 @@ FitResult fitHyperparameters(GpRegression& gp, const FitOptions& options)
     if (gp.size() < 2)
         return {};
     const int dims = gp.kernel().dimension();
-    const bool profile = options.profileOutputScale;
+    const bool profile = options.profileOutputScale && !gp.hasNoise() && !gp.hasConstant();
     if (options.startGrid > 1 && dims == 1 && profile)
         return fitLengthscaleByScan(gp, options);
-    const Kernel start = gp.kernel();
+    const Eigen::VectorXd start = gp.logHyperparameters();
     const int offset = profile ? 1 : 0;  // with h profiled, θ holds the log lengthscales only
-    const int p = 1 + dims - offset;
+    const int p = int(start.size()) - offset;
+    const Eigen::VectorXd& y = gp.targets();
+    const double yMean = y.mean();
+    const double yVar = std::max((y.array() - yMean).square().mean(), 1e-300);
 
     // Bounds by a smooth change of variables θ = lb + (ub − lb)·σ(u), optimised over u with
     // unconstrained L-BFGS with a strong-Wolfe line search (Nocedal–Wright), which keeps the
@@ -203,11 +278,24 @@ FitResult fitHyperparameters(GpRegression& gp, const FitOptions& options)
     // profiled value at the start.
     const double logHatH = std::log(gp.profiledOutputScale());
     Eigen::VectorXd lb(p), ub(p), u(p);
-    const Eigen::VectorXd theta0 = start.logParameters().tail(p);
+    const Eigen::VectorXd theta0 = start.tail(p);
+    const int noiseAt = gp.hasNoise() ? 1 + dims : -1;
+    const int constantAt = gp.hasConstant() ? 1 + dims + gp.hasNoise() : -1;
     for (int j = 0; j < p; ++j) {
-        const bool isScale = (j + offset == 0);
-        lb[j] = isScale ? logHatH - 25 : std::log(options.minLengthscale);
-        ub[j] = isScale ? logHatH + 25 : std::log(options.maxLengthscale);
+        const int at = j + offset;
+        if (at == 0) {
+            lb[j] = logHatH - 25;
+            ub[j] = logHatH + 25;
+        } else if (at == noiseAt) {
+            lb[j] = std::log(1e-10 * yVar);
+            ub[j] = std::log(10 * yVar);
+        } else if (at == constantAt) {
+            lb[j] = std::log(1e-10 * yVar);
+            ub[j] = std::log(1e4 * (yVar + yMean * yMean));
+        } else {
+            lb[j] = std::log(options.minLengthscale);
+            ub[j] = std::log(options.maxLengthscale);
+        }
         const double frac = std::clamp((theta0[j] - lb[j]) / (ub[j] - lb[j]), 1e-6, 1 - 1e-6);
         u[j] = std::log(frac / (1 - frac));
     }
@@ -217,7 +305,7 @@ FitResult fitHyperparameters(GpRegression& gp, const FitOptions& options)
             t[j] = lb[j] + (ub[j] - lb[j]) / (1 + std::exp(-uu[j]));
         return t;
     };
-    Kernel work = start;
+    Eigen::VectorXd work = start;
     // The best point any evaluation saw: a line search that brackets a 1e300 (unfactorisable)
     // trial can leave LBFGS++ at NaN without throwing; then this point is the answer.
     double bestF = 1e300;
@@ -237,19 +325,16 @@ FitResult fitHyperparameters(GpRegression& gp, const FitOptions& options)
         grad = Eigen::VectorXd::Zero(p);
         if (!uu.allFinite())
             return 1e300;  // a line search overshooting to inf/NaN: reject the step
-        const Eigen::VectorXd t = toTheta(uu);
-        Eigen::VectorXd full = work.logParameters();
-        full.tail(p) = t;
-        work.setLogParameters(full);
+        work.tail(p) = toTheta(uu);
         double f = 0;
         Eigen::VectorXd gTheta;
         try {
-            gp.setKernel(work);
+            gp.setLogHyperparameters(work);
             if (profile) {
                 // Profile h: set h = ĥ(w) by rescaling the factor; by the envelope theorem
                 // ∂/∂log w of the profiled likelihood equals the partial derivative at h = ĥ.
-                gp.scaleOutput(gp.profiledOutputScale() / work.outputScale());
-                work.setOutputScale(gp.kernel().outputScale());
+                gp.scaleOutput(gp.profiledOutputScale() / gp.kernel().outputScale());
+                work[0] = std::log(gp.kernel().outputScale());
             }
             f = -gp.logMarginalLikelihood();
             gTheta = -gp.logMarginalLikelihoodGradient().tail(p);
@@ -284,7 +369,8 @@ FitResult fitHyperparameters(GpRegression& gp, const FitOptions& options)
     Eigen::VectorXd best = u;
     try {
         result.iterations = solver.minimize(objective, u, fx);
-        result.converged = u.allFinite();
+        // LBFGS++ returns without a word at its iteration limit: that is not convergence.
+        result.converged = u.allFinite() && result.iterations < param.max_iterations;
         best = u;
     } catch (const std::exception&) {
         // LBFGS++ throws when a line search fails (e.g. on a flat likelihood); u then holds
@@ -299,7 +385,7 @@ FitResult fitHyperparameters(GpRegression& gp, const FitOptions& options)
     Eigen::VectorXd grad(p);
     fx = objective(best, grad);
     if (!(fx < 1e299)) {
-        gp.setKernel(start);
+        gp.setLogHyperparameters(start);
         fx = -gp.logMarginalLikelihood();
         result.converged = false;
     }

@@ -1,9 +1,14 @@
 #pragma once
-// Noise-free GP regression with a constant prior mean m (GPML, ch. 2; BQ paper eq. 1.60–1.62):
-//   mean(x*) = m + k(x*, X) K⁻¹ (y − m),   var(x*) = k(x*, x*) − k(x*, X) K⁻¹ k(X, x*)
+// GP regression with a constant prior mean m (GPML, ch. 2; BQ paper eq. 1.60–1.62), the
+// covariance k(x, x') + c + σ_n² δ(x, x'): a kernel, an optional constant term c (a prior
+// variance of the mean level) and an optional white noise σ_n²:
+//   mean(x*) = m + k*(x*, X) K⁻¹ (y − m),   var(x*) = k*(x*, x*) − k*(x*, X) K⁻¹ k*(X, x*)
+//   with k* = k + c (the latent function: no noise at x*), K = k(X, X) + c 11ᵀ + σ_n² I,
 //   log p(y | θ) = −½ (y−m)ᵀK⁻¹(y−m) − ½ log|K| − n/2 log 2π,
-//   ∂/∂θ_j = ½ tr((ααᵀ − K⁻¹) ∂K/∂θ_j),  α = K⁻¹(y − m).
-// K carries the jitter CheckedCholesky had to add (reported by jitter()).
+//   ∂/∂θ_j = ½ tr((ααᵀ − K⁻¹) ∂K/∂θ_j),  α = K⁻¹(y − m),
+// over θ = logHyperparameters() = (log h, log w_1, …, [log σ_n²], [log c]), the bracketed
+// ones only when enabled. K carries the jitter CheckedCholesky had to add (jitter()): with
+// noise that is rare, without it (BQ's interpolation) it is the only regularisation.
 //
 // Output scale integrated out (BQ paper Sec. 1.10): with K = h K₁ and a flat prior on log h,
 // the variances use ĥ = (y−m)ᵀK₁⁻¹(y−m)/n in place of h; profiledOutputScale() returns ĥ for
@@ -27,8 +32,20 @@ public:
     // Changes the kernel (or mean) and refactors.
     void setKernel(const Kernel& kernel);
     void setPriorMean(double m);
-    // h → c·h without refactoring (K, its factor and α scale exactly).
+    // h → c·h without refactoring (K, its factor and α scale exactly); only without noise
+    // or constant terms, which do not scale with h.
     void scaleOutput(double c);
+
+    // A white-noise variance σ_n² on the diagonal, a hyperparameter from then on; refactors.
+    void enableNoise(double variance);
+    // A constant term c in every covariance (a prior variance of the mean level); refactors.
+    void enableConstant(double variance);
+    bool hasNoise() const { return m_hasNoise; }
+    bool hasConstant() const { return m_hasConstant; }
+    double noiseVariance() const { return m_noise; }
+    double constantVariance() const { return m_constant; }
+    Eigen::VectorXd logHyperparameters() const;
+    void setLogHyperparameters(const Eigen::VectorXd& theta);  // refactors
 
     const Kernel& kernel() const { return m_kernel; }
     double priorMean() const { return m_mean; }
@@ -46,14 +63,17 @@ public:
     Eigen::VectorXd predictMean(const Eigen::MatrixXd& xs) const;  // without the O(n²) variances
 
     double logMarginalLikelihood() const;
-    Eigen::VectorXd logMarginalLikelihoodGradient() const;  // w.r.t. kernel().logParameters()
+    Eigen::VectorXd logMarginalLikelihoodGradient() const;  // w.r.t. logHyperparameters()
     double profiledOutputScale() const;                    // ĥ, see above
 
 private:
     void refresh();
+    Eigen::VectorXd crossCovariance(const double* x) const;  // k*(X, x)
 
     Kernel m_kernel;
     double m_mean;
+    bool m_hasNoise = false, m_hasConstant = false;
+    double m_noise = 0, m_constant = 0;
     Eigen::MatrixXd m_x;
     Eigen::VectorXd m_y;
     CheckedCholesky m_chol;
@@ -61,7 +81,9 @@ private:
 };
 
 struct FitOptions {
-    bool profileOutputScale = true;  // h = ĥ at every step (Sec. 1.10) instead of optimising log h
+    // h = ĥ at every step (Sec. 1.10) instead of optimising log h; ignored (off) when the GP
+    // has noise or a constant term, whose variances do not scale with h.
+    bool profileOutputScale = true;
     double minLengthscale = 1e-3;
     double maxLengthscale = 1e3;
     int maxIterations = 40;
@@ -78,9 +100,11 @@ struct FitResult {
     bool converged = false;
 };
 
-// Maximises log p(y | θ) over θ in log space with L-BFGS-B (LBFGS++), starting from the
-// current kernel (or by a scan and Brent's method, see startGrid); leaves the best kernel in gp. Lengthscales are
-// bounded to [minLengthscale, maxLengthscale].
+// Maximises log p(y | θ) over θ = logHyperparameters() with L-BFGS (LBFGS++), starting from
+// the current values (or by a scan and Brent's method, see startGrid); leaves the best in gp.
+// Lengthscales are bounded to [minLengthscale, maxLengthscale]; σ_n² to [1e-10, 10]·var(y),
+// c to [1e-10, 1e4]·(var(y) + mean(y)²). `converged` is LBFGS++'s own verdict: false when it
+// stopped at its iteration limit or on a failed line search.
 FitResult fitHyperparameters(GpRegression& gp, const FitOptions& options = {});
 
 }  // namespace evx::gp
