@@ -56,7 +56,7 @@ struct L1Options {
 };
 // Minimises ‖w‖₁ + C Σ_i logloss_i (scikit-learn's parametrisation) for a given C.
 LogisticFit fitLogisticL1(const LogisticData& data, double c, const L1Options& options = {});
-// Chooses C by stratified k-fold cross-validated accuracy (ties: the smaller C), then refits.
+// Chooses C by stratified k-fold cross-validated log loss (ties: the smaller C), then refits.
 LogisticFit fitLogisticL1Cv(const LogisticData& data, const L1Options& options = {});
 
 } // namespace evx::genbayes

@@ -2,9 +2,12 @@
 // (Friedman, Hastie & Tibshirani 2010): an outer IRLS quadratic approximation of the mean
 // log loss, with penalty λ = 1/(C n), and an inner cyclic coordinate descent with soft
 // thresholding; the intercept is refitted unpenalised after every sweep. C is chosen by
-// stratified k-fold cross-validated accuracy, as scikit-learn's LogisticRegressionCV does
-// by default. No Debian-packaged library offers this in C++ (liblinear's L1 solver is not
-// packaged as a library with its header), and it is short.
+// stratified k-fold cross-validated log loss. scikit-learn's LogisticRegressionCV scores
+// accuracy by default, but accuracy depends only on the sign of the logit: with one feature
+// every C that keeps the slope's sign ties, the smallest wins, and the logit, which is the
+// log-ratio estimate, comes out shrunk (mean error 0.25 against 0.06 for VB on Poisson data
+// in test_genbayes_inference). No Debian-packaged library offers this in C++ (liblinear's
+// L1 solver is not packaged as a library with its header), and it is short.
 #include "genbayes/logistic.h"
 
 #include <algorithm>
@@ -93,7 +96,7 @@ LogisticFit fitLogisticL1Cv(const LogisticData& data, const L1Options& options)
     for (int k = 0; k < options.gridSize; ++k)
         grid[std::size_t(k)] = std::pow(10.0, -4 + 8.0 * k / std::max(1, options.gridSize - 1));
 
-    std::vector<double> correct(grid.size(), 0);
+    std::vector<double> loss(grid.size(), 0);
     for (int f = 0; f < options.folds; ++f) {
         std::vector<Eigen::Index> train, test;
         for (Eigen::Index i = 0; i < n; ++i)
@@ -106,12 +109,14 @@ LogisticFit fitLogisticL1Cv(const LogisticData& data, const L1Options& options)
             bool converged = false;
             coordinateDescent(part, grid[k], options, b, w, converged);
             for (Eigen::Index i : test) {
-                const double delta = b + data.features.row(i).dot(w);
-                correct[k] += (delta > 0) == (data.labels(i) > 0.5);
+                // log(1 + e^{−s δ}) with s = ±1 the label's sign, computed without overflow.
+                const double margin = (data.labels(i) > 0.5 ? 1 : -1) * (b + data.features.row(i).dot(w));
+                loss[k] +=
+                    margin > 0 ? std::log1p(std::exp(-margin)) : -margin + std::log1p(std::exp(margin));
             }
         }
     }
-    const auto best = std::max_element(correct.begin(), correct.end()) - correct.begin();
+    const auto best = std::min_element(loss.begin(), loss.end()) - loss.begin();
     return fitLogisticL1(data, grid[std::size_t(best)], options);
 }
 

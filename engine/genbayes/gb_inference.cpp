@@ -1,0 +1,155 @@
+#include "genbayes/gb_inference.h"
+
+#include "core/errors.h"
+#include "gp/gp_regression.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <random>
+
+namespace evx::genbayes {
+namespace {
+
+Eigen::MatrixXd toUnit(const ParameterBox& box, const Eigen::MatrixXd& thetas)
+{
+    const Eigen::RowVectorXd width = (box.upper - box.lower).transpose();
+    return (thetas.rowwise() - box.lower.transpose()).array().rowwise() / width.array();
+}
+
+// Predictions over the whole grid in blocks, so a 51³ grid never holds an n × 132 651 matrix.
+void predictOnGrid(const gp::GpRegression& gp, const Eigen::MatrixXd& unitGrid, Eigen::VectorXd& mean,
+                   Eigen::VectorXd& sd)
+{
+    const Eigen::Index total = unitGrid.rows(), block = 8192;
+    mean.resize(total);
+    sd.resize(total);
+    Eigen::VectorXd m, v;
+    for (Eigen::Index start = 0; start < total; start += block) {
+        const Eigen::Index rows = std::min(block, total - start);
+        gp.predict(unitGrid.middleRows(start, rows), m, v);
+        mean.segment(start, rows) = m;
+        sd.segment(start, rows) = v.cwiseSqrt();
+    }
+}
+
+} // namespace
+
+Eigen::VectorXd gridPosterior(const Eigen::VectorXd& divergenceOnGrid, int n, double tempering)
+{
+    Eigen::ArrayXd logPost = -tempering * double(n) * divergenceOnGrid.array();
+    const double top = logPost.maxCoeff();
+    if (!std::isfinite(top))
+        throw NumericalError("the divergence is not finite anywhere on the grid");
+    const Eigen::ArrayXd w = (logPost - top).exp();
+    return (w / w.sum()).matrix();
+}
+
+std::vector<Moments> gridMoments(const Eigen::MatrixXd& grid, const Eigen::VectorXd& weights)
+{
+    std::vector<Moments> out(std::size_t(grid.cols()));
+    for (Eigen::Index k = 0; k < grid.cols(); ++k) {
+        const double mean = grid.col(k).dot(weights);
+        const double var = ((grid.col(k).array() - mean).square() * weights.array()).sum();
+        out[std::size_t(k)] = {mean, std::sqrt(std::max(var, 0.0))};
+    }
+    return out;
+}
+
+BayesOptState runBayesOpt(const ParameterBox& box, const Eigen::MatrixXd& grid,
+                          const std::function<double(const Eigen::VectorXd&, int)>& evaluate,
+                          const BayesOptOptions& options, const RunContext& context,
+                          const std::function<void(const BayesOptState&)>& progress, int progressEvery)
+{
+    const int d = box.dimension();
+    const int total = options.initial + options.acquisitions;
+    const Eigen::MatrixXd unitGrid = toUnit(box, grid);
+    std::mt19937_64 rng(options.seed);
+    std::uniform_real_distribution<double> unit(0, 1);
+    std::map<std::vector<double>, int> repeats;
+
+    BayesOptState state;
+    state.thetas.resize(0, d);
+    gp::GpRegression gp(gp::Kernel(gp::KernelKind::Matern32, 1.0, Eigen::VectorXd::Constant(d, 0.2)));
+    bool gpReady = false;
+    auto addEvaluation = [&](const Eigen::VectorXd& theta) {
+        context.checkCancelled();
+        const std::vector<double> key(theta.data(), theta.data() + d);
+        const double value = evaluate(theta, repeats[key]++);
+        if (!std::isfinite(value))
+            throw NumericalError("a divergence estimate is not finite");
+        state.thetas.conservativeResize(state.step + 1, Eigen::NoChange);
+        state.thetas.row(state.step) = theta.transpose();
+        state.divergences.conservativeResize(state.step + 1);
+        state.divergences(state.step) = value;
+        ++state.step;
+    };
+    auto refit = [&] {
+        const Eigen::VectorXd& y = state.divergences;
+        const double mean = y.mean(), var = std::max((y.array() - mean).square().mean(), 1e-8);
+        gp.setPriorMean(mean);
+        if (!gpReady) {
+            // Output scale and noise start from the spread of the first evaluations; the
+            // constant term lets the mean level float.
+            gp.setKernel(gp::Kernel(gp::KernelKind::Matern32, var, Eigen::VectorXd::Constant(d, 0.3)));
+            gp.setData(toUnit(box, state.thetas), y);
+            gp.enableNoise(0.01 * var);
+            gp.enableConstant(var);
+            gpReady = true;
+        } else {
+            gp.setData(toUnit(box, state.thetas), y);
+        }
+        // Warm-started from the last fit: a few L-BFGS steps per acquisition.
+        gp::fitHyperparameters(
+            gp,
+            {.profileOutputScale = false, .minLengthscale = 0.02, .maxLengthscale = 5, .maxIterations = 30});
+        state.noiseSd = std::sqrt(gp.noiseVariance());
+    };
+    auto report = [&](bool force) {
+        if (!progress)
+            return;
+        if (force || state.step % std::max(1, progressEvery) == 0)
+            predictOnGrid(gp, unitGrid, state.meanOnGrid, state.sdOnGrid);
+        progress(state);
+    };
+
+    for (int i = 0; i < options.initial; ++i) {
+        Eigen::VectorXd theta(d);
+        for (int k = 0; k < d; ++k)
+            theta(k) = box.lower(k) + (box.upper(k) - box.lower(k)) * unit(rng);
+        addEvaluation(theta);
+    }
+    refit();
+    report(true);
+    std::uniform_int_distribution<Eigen::Index> pick(0, grid.rows() - 1);
+    while (state.step < total) {
+        // UCB of the log posterior −n D: the grid point minimising μ_D − β σ_D.
+        Eigen::Index best = 0;
+        double bestScore = INFINITY;
+        const bool subset = grid.rows() > options.maxCandidates;
+        const Eigen::Index candidates = subset ? options.maxCandidates : grid.rows();
+        Eigen::MatrixXd points(candidates, d);
+        std::vector<Eigen::Index> index(static_cast<std::size_t>(candidates));
+        for (Eigen::Index c = 0; c < candidates; ++c) {
+            index[std::size_t(c)] = subset ? pick(rng) : c;
+            points.row(c) = unitGrid.row(index[std::size_t(c)]);
+        }
+        Eigen::VectorXd m, v;
+        gp.predict(points, m, v);
+        for (Eigen::Index c = 0; c < candidates; ++c) {
+            const double score = m(c) - options.beta * std::sqrt(v(c));
+            if (score < bestScore) {
+                bestScore = score;
+                best = index[std::size_t(c)];
+            }
+        }
+        addEvaluation(grid.row(best).transpose());
+        refit();
+        report(state.step == total);
+    }
+    if (!progress)
+        predictOnGrid(gp, unitGrid, state.meanOnGrid, state.sdOnGrid);
+    return state;
+}
+
+} // namespace evx::genbayes

@@ -1,0 +1,54 @@
+#pragma once
+// From divergence estimates to a posterior on the grid (METHODS.md §4):
+//   p(θ | X) ∝ exp(−τ n D_f(θ)) on a uniform prior over the box (τ = 1: the paper's update),
+// with D_f either computed at every grid point (the reference, Gen grid) or smoothed by a GP
+// over θ from evaluations chosen by UCB (classifiers, Gen BayesOpt): σ²·Matérn-3/2 + constant
+// + white noise on the unit box, refitted after every acquisition, each acquisition the grid
+// point maximising the UCB of the log posterior, −n μ_D + β n σ_D (n only scales it: the
+// point minimising μ_D − β σ_D).
+
+#include "core/run_context.h"
+#include "genbayes/divergence.h"
+#include "genbayes/gb_model.h"
+
+#include <functional>
+#include <vector>
+
+namespace evx::genbayes {
+
+// Normalised weights ∝ exp(−tempering · n · D) over the grid.
+Eigen::VectorXd gridPosterior(const Eigen::VectorXd& divergenceOnGrid, int n, double tempering);
+
+struct Moments {
+    double mean = 0, sd = 0;
+};
+// Mean and sd of each coordinate under grid weights.
+std::vector<Moments> gridMoments(const Eigen::MatrixXd& grid, const Eigen::VectorXd& weights);
+
+struct BayesOptOptions {
+    int initial = 10;       // uniform draws in the box
+    int acquisitions = 100; // UCB steps after them
+    double beta = 5;
+    std::uint64_t seed = 1;   // of the initial points and of the candidate subsets
+    int maxCandidates = 4096; // larger grids are searched on a fresh random subset each step
+};
+
+struct BayesOptState {
+    Eigen::MatrixXd thetas;               // evaluated θ, one row each
+    Eigen::VectorXd divergences;          // D̂_f at each
+    Eigen::VectorXd meanOnGrid, sdOnGrid; // the GP's D_f and its sd over the whole grid
+    int step = 0;                         // evaluations so far
+    double noiseSd = 0;                   // the GP's fitted noise sd of D̂_f
+};
+
+// Runs the loop; evaluate(θ, repeat) returns D̂_f(θ) for the repeat-th evaluation at that θ
+// (so a caller can vary its simulation seed on repeats). progress(state) is called after
+// every evaluation with the grid predictions filled in at most every `progressEvery` steps
+// and at the end. Cancellable through context.
+BayesOptState runBayesOpt(const ParameterBox& box, const Eigen::MatrixXd& grid,
+                          const std::function<double(const Eigen::VectorXd& theta, int repeat)>& evaluate,
+                          const BayesOptOptions& options, const RunContext& context,
+                          const std::function<void(const BayesOptState&)>& progress = {},
+                          int progressEvery = 10);
+
+} // namespace evx::genbayes

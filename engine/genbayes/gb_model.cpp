@@ -1,0 +1,259 @@
+#include "genbayes/gb_model.h"
+
+#include <boost/math/distributions/students_t.hpp>
+
+#include <cmath>
+#include <numbers>
+
+namespace evx::genbayes {
+namespace {
+
+constexpr double kLogSqrt2Pi = 0.91893853320467274178;
+
+double uniform(std::mt19937_64& rng)
+{
+    // (0, 1) exclusive, so inverse CDFs stay finite.
+    return (double(rng() >> 11) + 0.5) * 0x1.0p-53;
+}
+
+double standardNormal(std::mt19937_64& rng)
+{
+    // Two uniforms a draw (Box–Muller, cosine branch): a monotone map of the first uniform
+    // for a fixed second one keeps draws at nearby θ close.
+    const double u = uniform(rng), v = uniform(rng);
+    return std::sqrt(-2 * std::log(u)) * std::cos(2 * std::numbers::pi * v);
+}
+
+double logPoisson(double k, double rate)
+{
+    if (rate <= 0)
+        return k == 0 ? 0.0 : -INFINITY;
+    return -rate + k * std::log(rate) - std::lgamma(k + 1);
+}
+
+int poissonQuantile(double u, double rate)
+{
+    double cdf = 0;
+    for (int k = 0; k < 100000; ++k) {
+        cdf += std::exp(logPoisson(k, rate));
+        if (cdf >= u)
+            return k;
+    }
+    return 100000;
+}
+
+double logNormalDensity(double x, double mean, double variance)
+{
+    return -0.5 * (x - mean) * (x - mean) / variance - 0.5 * std::log(variance) - kLogSqrt2Pi;
+}
+
+class PoissonModel final : public GbModel {
+public:
+    ParameterBox box() const override
+    {
+        return {
+            {"lambda"}, {"λ"}, Eigen::VectorXd::Constant(1, 0.0), Eigen::VectorXd::Constant(1, 10.0), {1001}};
+    }
+    double logLikelihood(const Eigen::VectorXd& t, const Eigen::RowVectorXd& p) const override
+    {
+        return logPoisson(p(0), t(0));
+    }
+    Points simulate(const Eigen::VectorXd& t, int count, std::mt19937_64& rng) const override
+    {
+        Points out(count, 1);
+        for (int i = 0; i < count; ++i)
+            out(i, 0) = poissonQuantile(uniform(rng), t(0));
+        return out;
+    }
+    Eigen::MatrixXd features(const Points& points, const Points&) const override { return points; }
+};
+
+class GaussianModel final : public GbModel {
+public:
+    ParameterBox box() const override
+    {
+        return {{"mu", "log_sigma2"},
+                {"μ", "log σ²"},
+                Eigen::Vector2d(-2, -3),
+                Eigen::Vector2d(4, 3),
+                {101, 101}};
+    }
+    double logLikelihood(const Eigen::VectorXd& t, const Eigen::RowVectorXd& p) const override
+    {
+        return logNormalDensity(p(0), t(0), std::exp(t(1)));
+    }
+    Points simulate(const Eigen::VectorXd& t, int count, std::mt19937_64& rng) const override
+    {
+        Points out(count, 1);
+        const double sd = std::exp(0.5 * t(1));
+        for (int i = 0; i < count; ++i)
+            out(i, 0) = t(0) + sd * standardNormal(rng);
+        return out;
+    }
+    Eigen::MatrixXd features(const Points& points, const Points& observed) const override
+    {
+        const double mean = observed.col(0).mean();
+        Eigen::MatrixXd f(points.rows(), 2);
+        f.col(0) = points.col(0);
+        f.col(1) = (points.col(0).array() - mean).abs();
+        return f;
+    }
+};
+
+class RegressionModel final : public GbModel {
+public:
+    ParameterBox box() const override
+    {
+        return {{"beta0", "beta1", "log_sigma2"},
+                {"β₀", "β₁", "log σ²"},
+                Eigen::Vector3d(-1, -2, -3),
+                Eigen::Vector3d(1, 0, 1),
+                {51, 51, 51}};
+    }
+    double logLikelihood(const Eigen::VectorXd& t, const Eigen::RowVectorXd& p) const override
+    {
+        return logNormalDensity(p(1), t(0) + t(1) * p(0), std::exp(t(2)));
+    }
+    Points simulate(const Eigen::VectorXd& t, int count, std::mt19937_64& rng) const override
+    {
+        Points out(count, 2);
+        const double sd = std::exp(0.5 * t(2));
+        for (int i = 0; i < count; ++i) {
+            out(i, 0) = standardNormal(rng);
+            out(i, 1) = t(0) + t(1) * out(i, 0) + sd * standardNormal(rng);
+        }
+        return out;
+    }
+    Eigen::MatrixXd features(const Points& points, const Points& observed) const override
+    {
+        const double xBar = observed.col(0).mean(), yBar = observed.col(1).mean();
+        const double sy2 = (observed.col(1).array() - yBar).square().sum() / double(observed.rows() - 1);
+        Eigen::MatrixXd f(points.rows(), 6);
+        const Eigen::ArrayXd dx = points.col(0).array() - xBar, dy = points.col(1).array() - yBar;
+        f.col(0) = points.col(1);
+        f.col(1) = dy.square().matrix();
+        f.col(2) = (dy.square().square() / (sy2 * sy2)).matrix();
+        f.col(3) = points.col(0);
+        f.col(4) = dx.square().matrix();
+        f.col(5) = (dy * dx).matrix();
+        return f;
+    }
+};
+
+} // namespace
+
+Eigen::MatrixXd ParameterBox::grid() const
+{
+    const int d = dimension();
+    Eigen::Index total = 1;
+    for (int n : gridPoints)
+        total *= n;
+    Eigen::MatrixXd g(total, d);
+    for (Eigen::Index row = 0; row < total; ++row) {
+        Eigen::Index rest = row;
+        for (int k = d - 1; k >= 0; --k) {
+            const int n = gridPoints[std::size_t(k)];
+            const Eigen::Index i = rest % n;
+            rest /= n;
+            g(row, k) = lower(k) + (upper(k) - lower(k)) * double(i) / (n - 1);
+        }
+    }
+    return g;
+}
+
+std::unique_ptr<GbModel> poissonModel()
+{
+    return std::make_unique<PoissonModel>();
+}
+std::unique_ptr<GbModel> gaussianModel()
+{
+    return std::make_unique<GaussianModel>();
+}
+std::unique_ptr<GbModel> regressionModel()
+{
+    return std::make_unique<RegressionModel>();
+}
+
+Truth poissonTruth(double rate)
+{
+    return {[rate](int count, std::mt19937_64& rng) {
+                Points out(count, 1);
+                for (int i = 0; i < count; ++i)
+                    out(i, 0) = poissonQuantile(uniform(rng), rate);
+                return out;
+            },
+            [rate](const Eigen::RowVectorXd& p) { return logPoisson(p(0), rate); }, "Poisson"};
+}
+
+Truth negBinTruth(double size, double p)
+{
+    auto logPmf = [size, p](double k) {
+        return std::lgamma(k + size) - std::lgamma(size) - std::lgamma(k + 1) + size * std::log(p) +
+               k * std::log1p(-p);
+    };
+    return {[size, p](int count, std::mt19937_64& rng) {
+                // A Gamma(size, (1 − p)/p) mixture of Poissons.
+                std::gamma_distribution<double> gamma(size, (1 - p) / p);
+                Points out(count, 1);
+                for (int i = 0; i < count; ++i)
+                    out(i, 0) = poissonQuantile(uniform(rng), gamma(rng));
+                return out;
+            },
+            [logPmf](const Eigen::RowVectorXd& x) { return logPmf(x(0)); }, "negative binomial"};
+}
+
+Truth normalTruth(double loc, double scale)
+{
+    return {[loc, scale](int count, std::mt19937_64& rng) {
+                Points out(count, 1);
+                for (int i = 0; i < count; ++i)
+                    out(i, 0) = loc + scale * standardNormal(rng);
+                return out;
+            },
+            [loc, scale](const Eigen::RowVectorXd& x) { return logNormalDensity(x(0), loc, scale * scale); },
+            "normal"};
+}
+
+Truth laplaceTruth(double loc, double scale)
+{
+    return {[loc, scale](int count, std::mt19937_64& rng) {
+                Points out(count, 1);
+                for (int i = 0; i < count; ++i) {
+                    const double u = uniform(rng) - 0.5;
+                    out(i, 0) = loc - scale * (u < 0 ? -1 : 1) * std::log1p(-2 * std::fabs(u));
+                }
+                return out;
+            },
+            [loc, scale](const Eigen::RowVectorXd& x) {
+                return -std::fabs(x(0) - loc) / scale - std::log(2 * scale);
+            },
+            "Laplace"};
+}
+
+Truth regressionTruth(double beta0, double beta1, double scale, double dof)
+{
+    auto noise = [dof](std::mt19937_64& rng) {
+        if (dof <= 0)
+            return standardNormal(rng);
+        return boost::math::quantile(boost::math::students_t(dof), uniform(rng));
+    };
+    auto logNoise = [dof](double e) {
+        if (dof <= 0)
+            return -0.5 * e * e - kLogSqrt2Pi;
+        return std::log(boost::math::pdf(boost::math::students_t(dof), e));
+    };
+    return {[=](int count, std::mt19937_64& rng) {
+                Points out(count, 2);
+                for (int i = 0; i < count; ++i) {
+                    out(i, 0) = standardNormal(rng);
+                    out(i, 1) = beta0 + beta1 * out(i, 0) + scale * noise(rng);
+                }
+                return out;
+            },
+            [=](const Eigen::RowVectorXd& p) {
+                return logNoise((p(1) - beta0 - beta1 * p(0)) / scale) - std::log(scale);
+            },
+            dof > 0 ? "Student-t regression" : "normal regression"};
+}
+
+} // namespace evx::genbayes

@@ -1,0 +1,62 @@
+#pragma once
+// The three models of the generalised-Bayes paper (METHODS.md §4) and the distributions that
+// generate their data. A point is a row: (x) for the Poisson and Gaussian models, (x, y) for
+// the regression, whose likelihood and truth are conditional on x (the marginal of x is
+// shared by model and truth and cancels in every ratio).
+
+#include <Eigen/Core>
+
+#include <functional>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace evx::genbayes {
+
+using Points = Eigen::MatrixXd;
+
+// A box of θ with a grid on it, as in METHODS §4 (uniform prior on the box).
+struct ParameterBox {
+    std::vector<std::string> names;  // summary keys: "lambda"; "mu", "log_sigma2"; "beta0", …
+    std::vector<std::string> labels; // for axes: "λ", "μ", "log σ²", …
+    Eigen::VectorXd lower, upper;
+    std::vector<int> gridPoints; // per axis, ends included
+
+    int dimension() const { return int(lower.size()); }
+    Eigen::MatrixXd grid() const; // every grid point, one row each, the first axis slowest
+};
+
+class GbModel {
+public:
+    virtual ~GbModel() = default;
+    virtual ParameterBox box() const = 0;
+    // log p(point | θ) (regression: log p(y | x, θ)).
+    virtual double logLikelihood(const Eigen::VectorXd& theta, const Eigen::RowVectorXd& point) const = 0;
+    // count points from p(· | θ). Simulation is by inverse CDFs of the uniforms rng gives, so
+    // the same seed at two θ's gives common random numbers (METHODS §4, lead 2).
+    virtual Points simulate(const Eigen::VectorXd& theta, int count, std::mt19937_64& rng) const = 0;
+    // The classifier's features of METHODS §4 (without the constant), with the centring
+    // statistics (x̄, ȳ, s_y) taken from the observed sample.
+    virtual Eigen::MatrixXd features(const Points& points, const Points& observed) const = 0;
+};
+
+std::unique_ptr<GbModel> poissonModel();
+std::unique_ptr<GbModel> gaussianModel();
+std::unique_ptr<GbModel> regressionModel();
+
+// The data-generating distribution g.
+struct Truth {
+    std::function<Points(int count, std::mt19937_64& rng)> sample;
+    std::function<double(const Eigen::RowVectorXd& point)> logDensity; // regression: log g(y | x)
+    std::string label;
+};
+
+Truth poissonTruth(double rate);
+Truth negBinTruth(double size, double p); // failures before `size` successes: mean size (1 − p)/p
+Truth normalTruth(double loc, double scale);
+Truth laplaceTruth(double loc, double scale);
+// y = β0 + β1 x + scale·ε, x ~ N(0, 1), ε ~ N(0, 1) or Student-t with dof degrees (dof = 0: normal).
+Truth regressionTruth(double beta0, double beta1, double scale, double dof);
+
+} // namespace evx::genbayes

@@ -1,0 +1,103 @@
+#include "genbayes/ratio_estimation.h"
+
+#include "core/errors.h"
+#include "genbayes/logistic.h"
+#include "gp/gp_regression.h"
+
+#include <cmath>
+#include <numbers>
+
+namespace evx::genbayes {
+
+Eigen::VectorXd classifierLogRatios(const GbModel& model, const Points& observed,
+                                    const Eigen::VectorXd& theta, Classifier classifier, int folds,
+                                    std::uint64_t simulationSeed)
+{
+    const Eigen::Index n = observed.rows();
+    if (folds < 2 || n < folds)
+        throw InvalidParameter("Algorithm 1 needs at least as many observations as folds (" +
+                               std::to_string(folds) + ")");
+    // Fold k holds the points i ≡ k (mod K); the largest training set has n − ⌊n/K⌋ points.
+    const Eigen::Index simulations = n - n / folds;
+    std::mt19937_64 rng(simulationSeed);
+    const Eigen::MatrixXd simulated = model.features(model.simulate(theta, int(simulations), rng), observed);
+    const Eigen::MatrixXd features = model.features(observed, observed);
+    const Eigen::Index d = features.cols();
+
+    Eigen::VectorXd delta(n);
+    for (int k = 0; k < folds; ++k) {
+        std::vector<Eigen::Index> train, test;
+        for (Eigen::Index i = 0; i < n; ++i)
+            (i % folds == k ? test : train).push_back(i);
+        const Eigen::Index m = Eigen::Index(train.size()); // balanced: as many simulations
+        LogisticData data{Eigen::MatrixXd(2 * m, d), Eigen::VectorXd(2 * m)};
+        data.features.topRows(m) = simulated.topRows(m);
+        data.features.bottomRows(m) = features(train, Eigen::all);
+        data.labels.head(m).setOnes();
+        data.labels.tail(m).setZero();
+        const LogisticFit fit = classifier == Classifier::Vb   ? fitLogisticVb(data)
+                                : classifier == Classifier::Eb ? fitLogisticEb(data)
+                                                               : fitLogisticL1Cv(data);
+        for (Eigen::Index i : test)
+            delta(i) = fit.decision(features.row(i));
+    }
+    return delta;
+}
+
+Eigen::VectorXd modelLogRatios(const GbModel& model, const Points& observed, const Eigen::VectorXd& theta,
+                               const Eigen::VectorXd& logG)
+{
+    Eigen::VectorXd r(observed.rows());
+    for (Eigen::Index i = 0; i < observed.rows(); ++i)
+        r(i) = model.logLikelihood(theta, observed.row(i)) - logG(i);
+    return r;
+}
+
+Eigen::VectorXd truthLogDensity(const Truth& truth, const Points& observed)
+{
+    Eigen::VectorXd g(observed.rows());
+    for (Eigen::Index i = 0; i < observed.rows(); ++i)
+        g(i) = truth.logDensity(observed.row(i));
+    return g;
+}
+
+Eigen::VectorXd generativeLogDensity(const Points& observed, double bandwidth)
+{
+    const Eigen::Index n = observed.rows();
+    Eigen::VectorXd out(n);
+    if (observed.cols() == 1) {
+        const double logNorm = -std::log(double(n) * bandwidth * std::sqrt(2 * std::numbers::pi));
+        for (Eigen::Index i = 0; i < n; ++i) {
+            const Eigen::ArrayXd z = (observed.col(0).array() - observed(i, 0)) / bandwidth;
+            const Eigen::ArrayXd e = -0.5 * z.square();
+            const double top = e.maxCoeff();
+            out(i) = top + std::log((e - top).exp().sum()) + logNorm;
+        }
+        return out;
+    }
+    // g(y | x): GP regression of y on x with a noise term, hyperparameters by marginal likelihood.
+    const Eigen::MatrixXd x = observed.col(0);
+    const Eigen::VectorXd y = observed.col(1);
+    const double mean = y.mean(), var = std::max((y.array() - mean).square().mean(), 1e-12);
+    gp::GpRegression gp(gp::Kernel(gp::KernelKind::Matern32, var, Eigen::VectorXd::Constant(1, 1.0)), mean);
+    gp.setData(x, y);
+    gp.enableNoise(0.1 * var);
+    gp::fitHyperparameters(gp, {.profileOutputScale = false, .maxIterations = 100});
+    Eigen::VectorXd mu, latentVar;
+    gp.predict(x, mu, latentVar);
+    for (Eigen::Index i = 0; i < n; ++i) {
+        const double v = latentVar(i) + gp.noiseVariance();
+        out(i) = -0.5 * (y(i) - mu(i)) * (y(i) - mu(i)) / v - 0.5 * std::log(2 * std::numbers::pi * v);
+    }
+    return out;
+}
+
+double divergenceEstimate(Divergence d, const Eigen::VectorXd& logRatios)
+{
+    double sum = 0;
+    for (double r : logRatios)
+        sum += clippedF(d, r);
+    return sum / double(logRatios.size());
+}
+
+} // namespace evx::genbayes

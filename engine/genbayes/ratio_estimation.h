@@ -1,0 +1,39 @@
+#pragma once
+// Estimates of log r_i(θ) = log p(x_i | θ) − log g(x_i) at every observed point
+// (METHODS.md §4): by classifiers (Algorithm 1), by a generative estimate of g ("Gen"
+// baselines), or exactly with the true g (the reference update and an oracle for tests).
+
+#include "genbayes/divergence.h"
+#include "genbayes/gb_model.h"
+
+#include <cstdint>
+
+namespace evx::genbayes {
+
+enum class Classifier { Cv, Eb, Vb };
+
+// Algorithm 1 with K folds: n_sim = n (K − 1)/K simulations from p(· | θ) (label 1) against
+// the observed points outside fold k (label 0), balanced, so the classifier's logit at the
+// held-out points of fold k is δ_i ≈ log r_i. The simulations are drawn once per θ from
+// simulationSeed (common random numbers across θ). Returns all n per-point δ_i.
+Eigen::VectorXd classifierLogRatios(const GbModel& model, const Points& observed,
+                                    const Eigen::VectorXd& theta, Classifier classifier, int folds,
+                                    std::uint64_t simulationSeed);
+
+// log p(x_i | θ) − logG_i for given log g at the observed points: the exact log-ratios when
+// logG is the truth's, the "Gen" baselines' when it is an estimate.
+Eigen::VectorXd modelLogRatios(const GbModel& model, const Points& observed, const Eigen::VectorXd& theta,
+                               const Eigen::VectorXd& logG);
+
+// log g(x_i) under the truth.
+Eigen::VectorXd truthLogDensity(const Truth& truth, const Points& observed);
+
+// The generative estimate of g at the observed points: a Gaussian KDE of the sample
+// (bandwidth 1.0 in the paper) for one-column data; for (x, y) data the predictive density
+// of y given x under a GP regression with noise fitted to the sample.
+Eigen::VectorXd generativeLogDensity(const Points& observed, double bandwidth = 1.0);
+
+// D̂_f = (1/n) Σ_i f(clip(δ_i)).
+double divergenceEstimate(Divergence d, const Eigen::VectorXd& logRatios);
+
+} // namespace evx::genbayes
