@@ -122,11 +122,17 @@ QByteArray figureToJson(const QString& scenarioId, const ParameterSchema& schema
     QJsonArray warnings;
     for (const std::string& w : figure.warnings)
         warnings.append(QString::fromStdString(w));
-    const QJsonObject root{{"scenario", scenarioId},
-                           {"parameters", parametersToJson(schema, values)},
-                           {"summary", summary},
-                           {"plots", plots},
-                           {"warnings", warnings}};
+    QJsonObject root{{"scenario", scenarioId},
+                     {"parameters", parametersToJson(schema, values)},
+                     {"summary", summary},
+                     {"plots", plots},
+                     {"warnings", warnings}};
+    if (!figure.data.empty()) {
+        QJsonObject data;
+        for (const auto& [name, values] : figure.data)
+            data[QString::fromStdString(name)] = numbers(values);
+        root["data"] = data;
+    }
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
 

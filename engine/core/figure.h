@@ -102,6 +102,10 @@ struct Figure {
     Summary summary;
     std::vector<Table> tables;
     std::vector<std::string> warnings;
+    // The observations the figure was computed from (simulated or loaded), by name, e.g.
+    // {"x": …, "y": …}; the JSON export writes them under "data" so that anyone can
+    // recompute the figure's numbers from the file alone (DESIGN.md).
+    std::vector<std::pair<std::string, std::vector<double>>> data;
 };
 
 }  // namespace evx

@@ -24,6 +24,8 @@ public:
     void checkCancelled() const;
     // fraction in [0, 1]; the runner throttles how often these reach the screen.
     void publish(const Figure& partial, double fraction) const;
+    // Whether anyone receives publish(): a run may skip building partial figures otherwise.
+    bool wantsProgress() const { return bool(m_progress); }
 
 private:
     const std::atomic<bool>* m_cancel = nullptr;

@@ -4,6 +4,7 @@
 #include "gp/gp_regression.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <map>
 #include <random>
@@ -47,7 +48,7 @@ Eigen::VectorXd gridPosterior(const Eigen::VectorXd& divergenceOnGrid, int n, do
 
 std::vector<Moments> gridMoments(const Eigen::MatrixXd& grid, const Eigen::VectorXd& weights)
 {
-    std::vector<Moments> out(std::size_t(grid.cols()));
+    std::vector<Moments> out(static_cast<std::size_t>(grid.cols()));
     for (Eigen::Index k = 0; k < grid.cols(); ++k) {
         const double mean = grid.col(k).dot(weights);
         const double var = ((grid.col(k).array() - mean).square() * weights.array()).sum();
@@ -59,7 +60,7 @@ std::vector<Moments> gridMoments(const Eigen::MatrixXd& grid, const Eigen::Vecto
 BayesOptState runBayesOpt(const ParameterBox& box, const Eigen::MatrixXd& grid,
                           const std::function<double(const Eigen::VectorXd&, int)>& evaluate,
                           const BayesOptOptions& options, const RunContext& context,
-                          const std::function<void(const BayesOptState&)>& progress, int progressEvery)
+                          const std::function<void(const BayesOptState&)>& progress, double progressSeconds)
 {
     const int d = box.dimension();
     const int total = options.initial + options.acquisitions;
@@ -102,15 +103,18 @@ BayesOptState runBayesOpt(const ParameterBox& box, const Eigen::MatrixXd& grid,
         // Warm-started from the last fit: a few L-BFGS steps per acquisition.
         gp::fitHyperparameters(
             gp,
-            {.profileOutputScale = false, .minLengthscale = 0.02, .maxLengthscale = 5, .maxIterations = 30});
+            {.profileOutputScale = false, .minLengthscale = 0.1, .maxLengthscale = 5, .maxIterations = 30});
         state.noiseSd = std::sqrt(gp.noiseVariance());
     };
-    auto report = [&](bool force) {
-        if (!progress)
+    using Clock = std::chrono::steady_clock;
+    auto lastReport = Clock::now();
+    auto report = [&](bool first) {
+        if (!progress ||
+            (!first && std::chrono::duration<double>(Clock::now() - lastReport).count() < progressSeconds))
             return;
-        if (force || state.step % std::max(1, progressEvery) == 0)
-            predictOnGrid(gp, unitGrid, state.meanOnGrid, state.sdOnGrid);
+        predictOnGrid(gp, unitGrid, state.meanOnGrid, state.sdOnGrid);
         progress(state);
+        lastReport = Clock::now();
     };
 
     for (int i = 0; i < options.initial; ++i) {
@@ -145,10 +149,9 @@ BayesOptState runBayesOpt(const ParameterBox& box, const Eigen::MatrixXd& grid,
         }
         addEvaluation(grid.row(best).transpose());
         refit();
-        report(state.step == total);
+        report(false);
     }
-    if (!progress)
-        predictOnGrid(gp, unitGrid, state.meanOnGrid, state.sdOnGrid);
+    predictOnGrid(gp, unitGrid, state.meanOnGrid, state.sdOnGrid);
     return state;
 }
 

@@ -42,13 +42,14 @@ struct BayesOptState {
 };
 
 // Runs the loop; evaluate(θ, repeat) returns D̂_f(θ) for the repeat-th evaluation at that θ
-// (so a caller can vary its simulation seed on repeats). progress(state) is called after
-// every evaluation with the grid predictions filled in at most every `progressEvery` steps
-// and at the end. Cancellable through context.
+// (so a caller can vary its simulation seed on repeats). progress(state) is called with the
+// grid predictions filled in after the initial points and then at most every
+// `progressSeconds` (predicting a 51³ grid costs more than an acquisition); the returned
+// state always has them. Cancellable through context.
 BayesOptState runBayesOpt(const ParameterBox& box, const Eigen::MatrixXd& grid,
                           const std::function<double(const Eigen::VectorXd& theta, int repeat)>& evaluate,
                           const BayesOptOptions& options, const RunContext& context,
                           const std::function<void(const BayesOptState&)>& progress = {},
-                          int progressEvery = 10);
+                          double progressSeconds = 0.1);
 
 } // namespace evx::genbayes

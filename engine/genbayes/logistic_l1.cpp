@@ -92,7 +92,7 @@ LogisticFit fitLogisticL1Cv(const LogisticData& data, const L1Options& options)
         const int label = data.labels(i) > 0.5;
         fold[std::size_t(i)] = seen[label]++ % options.folds;
     }
-    std::vector<double> grid(std::size_t(options.gridSize));
+    std::vector<double> grid(static_cast<std::size_t>(options.gridSize));
     for (int k = 0; k < options.gridSize; ++k)
         grid[std::size_t(k)] = std::pow(10.0, -4 + 8.0 * k / std::max(1, options.gridSize - 1));
 

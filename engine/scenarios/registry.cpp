@@ -15,6 +15,7 @@
 #include "scenarios/quadrature/bq_1d_scenario.h"
 #include "scenarios/quadrature/bq_evidence_scenario.h"
 #include "scenarios/quadrature/bq_2d_marginal_scenario.h"
+#include "scenarios/genbayes/gb_scenario.h"
 
 #include <algorithm>
 
@@ -39,6 +40,9 @@ ScenarioRegistry::ScenarioRegistry()
     m_scenarios.push_back(std::make_shared<scenarios::WvoEightSchoolsScenario>());
     m_scenarios.push_back(std::make_shared<scenarios::WvoRatsScenario>());
     m_scenarios.push_back(std::make_shared<scenarios::WvoAttainmentScenario>());
+    m_scenarios.push_back(scenarios::makeGbPoissonScenario());
+    m_scenarios.push_back(scenarios::makeGbGaussianScenario());
+    m_scenarios.push_back(scenarios::makeGbRegressionScenario());
 }
 
 const ScenarioRegistry& ScenarioRegistry::instance()

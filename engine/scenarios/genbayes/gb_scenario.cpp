@@ -1,0 +1,282 @@
+#include "scenarios/genbayes/gb_scenario.h"
+
+#include "core/errors.h"
+#include "genbayes/divergence.h"
+#include "genbayes/gb_inference.h"
+#include "genbayes/ratio_estimation.h"
+#include "scenarios/genbayes/gb_figure.h"
+
+#include <cstdio>
+
+namespace evx::scenarios {
+namespace {
+
+using namespace genbayes;
+
+const std::vector<std::string> kMethods{"cv", "eb", "vb", "gen-bayesopt", "gen-grid"};
+const std::vector<std::string> kMethodLabels{"classifier (L1, CV)", "classifier (EB)", "classifier (VB)",
+                                             "Gen BayesOpt", "Gen grid"};
+constexpr std::size_t kCacheLimit = 200000; // δ vectors of ≤ 1000 doubles: ≤ 1.6 GB worst, ~150 MB at n = 90
+constexpr double kPublishSeconds = 0.1;
+
+std::vector<ParameterSpec> parametersFor(std::vector<std::string> truths,
+                                         std::vector<ParameterSpec> truthParameters)
+{
+    std::vector<ParameterSpec> p;
+    p.push_back(
+        choiceParameter("truth", "Data-generating distribution", std::move(truths), 1,
+                        "Where the data come from: the model's own family (well specified) or another one"));
+    for (ParameterSpec& s : truthParameters)
+        p.push_back(std::move(s));
+    p.push_back(
+        choiceParameter("divergence", "Divergence", divergenceIds(), 1,
+                        "The f-divergence whose estimate replaces the log-likelihood: exp(−n D̂_f(θ))"));
+    p.push_back(
+        choiceParameter("method", "Estimate of log r", kMethods, 2,
+                        "Classifier (L1 with cross-validation, empirical Bayes, variational Bayes) or a "
+                        "generative estimate of g (KDE), through GP + UCB or on the whole grid"));
+    p.push_back(integerParameter("seed", "Seed", 0, 100000, 0,
+                                 "Seed of the data, the simulations and the initial points"));
+    p.push_back(integerParameter("n_obs", "Observations n", 10, 1000, 90, "Points drawn from the truth"));
+    p.push_back(
+        integerParameter("folds", "Classifier folds K", 2, 20, 10,
+                         "Algorithm 1's folds: n (K − 1)/K simulations per θ, δ_i from held-out folds"));
+    p.push_back(integerParameter("acquisitions", "UCB acquisitions", 0, 200, 100,
+                                 "Evaluations after the 10 initial ones, each at the UCB maximiser", true));
+    p.push_back(
+        realParameter("ucb_beta", "UCB β", "", 0, 20, 5, "Exploration weight: acquire at max −n(μ − β σ)"));
+    p.push_back(realParameter("tempering", "Tempering τ", "", 0.05, 2, 1,
+                              "Posterior ∝ exp(−τ n D̂_f(θ)); changing it reuses every evaluation"));
+    return p;
+}
+
+std::string cacheKey(const ParameterValues& v, const Eigen::VectorXd& theta, int repeat)
+{
+    std::string key;
+    char buf[40];
+    // Everything δ_i depends on: the truth and its parameters, seed, n, folds, method, θ.
+    for (const auto& [name, value] : v) {
+        if (name == "divergence" || name == "tempering" || name == "acquisitions" || name == "ucb_beta")
+            continue;
+        std::snprintf(buf, sizeof buf, "%s=%.17g;", name.c_str(), value);
+        key += buf;
+    }
+    for (Eigen::Index k = 0; k < theta.size(); ++k) {
+        std::snprintf(buf, sizeof buf, "%.17g,", theta(k));
+        key += buf;
+    }
+    return key + "#" + std::to_string(repeat);
+}
+
+std::vector<double> asVector(const Eigen::VectorXd& v)
+{
+    return {v.data(), v.data() + v.size()};
+}
+
+} // namespace
+
+GbScenario::GbScenario(GbScenarioConfig config)
+    : m_config(std::move(config)), m_schema(parametersFor(m_config.truths, m_config.truthParameters))
+{
+}
+
+Eigen::VectorXd GbScenario::cachedLogRatios(const std::string& key,
+                                            const std::function<Eigen::VectorXd()>& compute) const
+{
+    {
+        std::lock_guard lock(m_cacheMutex);
+        if (const auto it = m_cache.find(key); it != m_cache.end())
+            return it->second;
+    }
+    Eigen::VectorXd delta = compute();
+    std::lock_guard lock(m_cacheMutex);
+    if (m_cache.size() >= kCacheLimit)
+        m_cache.clear();
+    m_cache.emplace(key, delta);
+    return delta;
+}
+
+Figure GbScenario::run(const ParameterValues& input, const RunContext& context) const
+{
+    const ParameterValues v = m_schema.complete(input);
+    const int n = int(v.at("n_obs")), folds = int(v.at("folds"));
+    const int method = int(v.at("method"));
+    if (method < 3 && n < folds)
+        throw InvalidParameter("n_obs (" + std::to_string(n) + ") must be at least the number of folds K (" +
+                               std::to_string(folds) + ")");
+    const Divergence divergence = *divergenceFromId(divergenceIds()[std::size_t(v.at("divergence"))]);
+    const double tempering = v.at("tempering");
+    const auto seed = std::uint64_t(v.at("seed"));
+    const std::unique_ptr<GbModel> model = m_config.model();
+    const Truth truth = m_config.truth(v);
+    const ParameterBox box = model->box();
+    const Eigen::MatrixXd grid = box.grid();
+
+    std::mt19937_64 dataRng(seed);
+    const Points observed = truth.sample(n, dataRng);
+    const Eigen::VectorXd logG = truthLogDensity(truth, observed);
+    auto divergenceOnGrid = [&](const Eigen::VectorXd& logDensity) {
+        Eigen::VectorXd d(grid.rows());
+        for (Eigen::Index g = 0; g < grid.rows(); ++g) {
+            if (g % 4096 == 0)
+                context.checkCancelled();
+            d(g) = divergenceEstimate(divergence,
+                                      modelLogRatios(*model, observed, grid.row(g).transpose(), logDensity));
+        }
+        return d;
+    };
+
+    GbView view;
+    view.model = model.get();
+    view.box = box;
+    view.grid = &grid;
+    view.observed = &observed;
+    view.truth = &truth;
+    view.methodLabel = kMethodLabels[std::size_t(method)];
+    view.divergenceLabel = divergenceLabel(divergence);
+    view.referenceDivergence = divergenceOnGrid(logG);
+    view.reference = gridPosterior(view.referenceDivergence, n, tempering);
+
+    auto finishView = [&](const Eigen::VectorXd& surface) {
+        view.method = gridPosterior(surface, n, tempering);
+        view.jsd = jensenShannonDistance(asVector(view.reference), asVector(view.method));
+    };
+    int evaluations = 0;
+    if (method == 4) { // Gen grid
+        view.surfaceMean = divergenceOnGrid(generativeLogDensity(observed));
+        finishView(view.surfaceMean);
+        evaluations = int(grid.rows());
+    } else {
+        const Eigen::VectorXd logGHat = method == 3 ? generativeLogDensity(observed) : Eigen::VectorXd();
+        auto evaluate = [&](const Eigen::VectorXd& theta, int repeat) {
+            if (method == 3)
+                return divergenceEstimate(divergence, modelLogRatios(*model, observed, theta, logGHat));
+            const Eigen::VectorXd delta = cachedLogRatios(cacheKey(v, theta, repeat), [&] {
+                // Common random numbers across θ; a repeated θ gets fresh simulations.
+                return classifierLogRatios(*model, observed, theta, Classifier(method), folds,
+                                           seed * 1000003 + 17 + std::uint64_t(repeat));
+            });
+            return divergenceEstimate(divergence, delta);
+        };
+        const int total = 10 + int(v.at("acquisitions"));
+        auto progress = [&](const BayesOptState& s) {
+            GbView partial = view;
+            partial.surfaceMean = s.meanOnGrid;
+            partial.surfaceSd = s.sdOnGrid;
+            partial.evaluated = s.thetas;
+            partial.evaluatedValues = s.divergences;
+            partial.method = gridPosterior(s.meanOnGrid, n, tempering);
+            partial.jsd = jensenShannonDistance(asVector(partial.reference), asVector(partial.method));
+            context.publish(gbFigure(partial), double(s.step) / total);
+        };
+        const BayesOptState s = runBayesOpt(
+            box, grid, evaluate,
+            {.initial = 10,
+             .acquisitions = int(v.at("acquisitions")),
+             .beta = v.at("ucb_beta"),
+             .seed = seed + 1},
+            context, context.wantsProgress() ? std::function<void(const BayesOptState&)>(progress) : nullptr,
+            kPublishSeconds);
+        view.surfaceMean = s.meanOnGrid;
+        view.surfaceSd = s.sdOnGrid;
+        view.evaluated = s.thetas;
+        view.evaluatedValues = s.divergences;
+        finishView(view.surfaceMean);
+        evaluations = s.step;
+    }
+
+    Figure f = gbFigure(view);
+    const auto ref = gridMoments(grid, view.reference), got = gridMoments(grid, view.method);
+    for (int k = 0; k < box.dimension(); ++k) {
+        const std::string& p = box.names[std::size_t(k)];
+        f.summary.set("reference." + p + ".mean", ref[std::size_t(k)].mean);
+        f.summary.set("reference." + p + ".sd", ref[std::size_t(k)].sd);
+        f.summary.set("method." + p + ".mean", got[std::size_t(k)].mean);
+        f.summary.set("method." + p + ".sd", got[std::size_t(k)].sd);
+    }
+    f.summary.set("jsd", view.jsd);
+    f.summary.set("evaluations", evaluations);
+    for (Eigen::Index c = 0; c < observed.cols(); ++c)
+        f.data.emplace_back(m_config.dataNames[std::size_t(c)], asVector(observed.col(c)));
+    return f;
+}
+
+std::shared_ptr<Scenario> makeGbPoissonScenario()
+{
+    GbScenarioConfig c;
+    c.info = {"gb-poisson", "Generalised Bayes: Poisson model", "Generalised Bayes",
+              "A Poisson rate under eight f-divergences, log r estimated by classifiers (paper Table 2)"};
+    c.model = poissonModel;
+    c.truths = {"poisson", "negbin"};
+    c.truthParameters = {
+        realParameter("truth_rate", "Truth: Poisson rate", "", 0.5, 9, 3, "Rate of the Poisson truth"),
+        realParameter("nb_size", "Truth: NB size", "", 1, 50, 10, "Size of the negative binomial truth"),
+        realParameter("nb_p", "Truth: NB p", "", 0.5, 0.95, 0.8,
+                      "Success probability of the negative binomial truth (mean size·(1 − p)/p)")};
+    c.truth = [](const ParameterValues& v) {
+        return v.at("truth") == 0 ? poissonTruth(v.at("truth_rate"))
+                                  : negBinTruth(v.at("nb_size"), v.at("nb_p"));
+    };
+    c.dataNames = {"x"};
+    for (Divergence d : {Divergence::Hellinger, Divergence::Tvd, Divergence::Kl})
+        for (int truth : {0, 1})
+            c.presets.push_back({std::string("table2-") + (truth ? "negbin-" : "poisson-") + divergenceId(d),
+                                 std::string("Table 2: ") + (truth ? "NB(10, 0.8)" : "Poisson(3)") +
+                                     " data, " + divergenceLabel(d),
+                                 {{"truth", double(truth)}, {"divergence", double(int(d))}}});
+    return std::make_shared<GbScenario>(std::move(c));
+}
+
+std::shared_ptr<Scenario> makeGbGaussianScenario()
+{
+    GbScenarioConfig c;
+    c.info = {"gb-gaussian", "Generalised Bayes: Gaussian model", "Generalised Bayes",
+              "N(μ, σ²) under eight f-divergences, Laplace or normal data (paper Table 3)"};
+    c.model = gaussianModel;
+    c.truths = {"normal", "laplace"};
+    c.truthParameters = {
+        realParameter("truth_loc", "Truth: location", "", -1, 3, 1, "Location of the truth"),
+        realParameter("truth_scale", "Truth: scale", "", 0.3, 3, 1, "Scale (sd or Laplace b) of the truth")};
+    c.truth = [](const ParameterValues& v) {
+        return v.at("truth") == 0 ? normalTruth(v.at("truth_loc"), v.at("truth_scale"))
+                                  : laplaceTruth(v.at("truth_loc"), v.at("truth_scale"));
+    };
+    c.dataNames = {"x"};
+    for (Divergence d : {Divergence::Hellinger, Divergence::Tvd, Divergence::Kl})
+        for (int truth : {0, 1})
+            c.presets.push_back({std::string("table3-") + (truth ? "laplace-" : "normal-") + divergenceId(d),
+                                 std::string("Table 3: ") + (truth ? "Laplace(1, 1)" : "N(1, 1)") +
+                                     " data, " + divergenceLabel(d),
+                                 {{"truth", double(truth)}, {"divergence", double(int(d))}}});
+    return std::make_shared<GbScenario>(std::move(c));
+}
+
+std::shared_ptr<Scenario> makeGbRegressionScenario()
+{
+    GbScenarioConfig c;
+    c.info = {"gb-regression", "Generalised Bayes: linear regression", "Generalised Bayes",
+              "y = β₀ + β₁x + noise under eight f-divergences, normal or Student-t noise (paper Table 4)"};
+    c.model = regressionModel;
+    c.truths = {"normal", "student-t"};
+    c.truthParameters = {
+        realParameter("beta0", "Truth: β₀", "", -0.8, 0.8, 0, "Intercept of the truth"),
+        realParameter("beta1", "Truth: β₁", "", -1.8, -0.2, -1, "Slope of the truth"),
+        realParameter("noise_scale", "Truth: noise scale", "", 0.2, 1.5, 0.5, "Scale of the noise"),
+        realParameter("t_dof", "Truth: t degrees of freedom", "", 1, 30, 3,
+                      "Degrees of freedom of the Student-t noise")};
+    c.truth = [](const ParameterValues& v) {
+        return regressionTruth(v.at("beta0"), v.at("beta1"), v.at("noise_scale"),
+                               v.at("truth") == 0 ? 0 : v.at("t_dof"));
+    };
+    c.dataNames = {"x", "y"};
+    for (Divergence d : {Divergence::Hellinger, Divergence::Tvd, Divergence::Kl})
+        for (int truth : {0, 1})
+            c.presets.push_back(
+                {std::string("table4-") + (truth ? "student-t-" : "normal-") + divergenceId(d),
+                 std::string("Table 4: ") + (truth ? "Student-t(3)" : "normal") + " noise, " +
+                     divergenceLabel(d),
+                 {{"truth", double(truth)}, {"divergence", double(int(d))}}});
+    return std::make_shared<GbScenario>(std::move(c));
+}
+
+} // namespace evx::scenarios

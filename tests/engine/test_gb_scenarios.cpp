@@ -1,0 +1,133 @@
+// The generalised-Bayes scenarios: the reference update recomputed from the figure's own
+// data with the true g, summary keys and data of every model, tempering that only rescales,
+// and refusals of bad input.
+#include "core/errors.h"
+#include "scenarios/registry.h"
+
+#include <QtTest>
+
+#include <cmath>
+
+using namespace evx;
+
+namespace {
+
+Figure runScenario(const std::string& id, ParameterValues values)
+{
+    const auto s = ScenarioRegistry::instance().find(id);
+    for (const auto& [k, v] : s->schema().defaults())
+        values.emplace(k, v);
+    return s->runChecked({values, {}, {}}, {});
+}
+
+const std::vector<double>& dataColumn(const Figure& f, const std::string& name)
+{
+    for (const auto& [key, values] : f.data)
+        if (key == name)
+            return values;
+    throw std::runtime_error("no data column " + name);
+}
+
+} // namespace
+
+class TestGbScenarios : public QObject {
+    Q_OBJECT
+
+private slots:
+    void referenceRecomputesFromTheExportedData()
+    {
+        // gb-poisson, NB(10, 0.8) data, squared Hellinger: recompute exp(−n D) on λ's grid
+        // from Figure::data with the NB pmf and clip(log r) ∈ [−5, 3], by hand.
+        const Figure f = runScenario("gb-poisson", {{"method", 4}, {"divergence", 1}});
+        const std::vector<double>& x = dataColumn(f, "x");
+        QCOMPARE(int(x.size()), 90);
+        std::vector<double> logPost;
+        double top = -INFINITY;
+        for (int g = 0; g <= 1000; ++g) {
+            const double lambda = 0.01 * g;
+            double d = 0;
+            for (double k : x) {
+                const double logP = lambda > 0 ? -lambda + k * std::log(lambda) - std::lgamma(k + 1)
+                                               : (k == 0 ? 0 : -INFINITY);
+                const double logG = std::lgamma(k + 10) - std::lgamma(10.0) - std::lgamma(k + 1) +
+                                    10 * std::log(0.8) + k * std::log(0.2);
+                d += 1 - std::exp(0.5 * std::clamp(logP - logG, -5.0, 3.0));
+            }
+            logPost.push_back(-d); // −n · (d / n)
+            top = std::max(top, logPost.back());
+        }
+        double z = 0, m1 = 0, m2 = 0;
+        for (int g = 0; g <= 1000; ++g) {
+            const double w = std::exp(logPost[std::size_t(g)] - top);
+            z += w;
+            m1 += w * 0.01 * g;
+            m2 += w * 0.0001 * g * g;
+        }
+        const double mean = m1 / z, sd = std::sqrt(m2 / z - mean * mean);
+        QVERIFY2(std::fabs(f.summary.value("reference.lambda.mean") - mean) < 1e-9,
+                 qPrintable(QString("%1 vs %2")
+                                .arg(f.summary.value("reference.lambda.mean"), 0, 'g', 12)
+                                .arg(mean, 0, 'g', 12)));
+        QVERIFY(std::fabs(f.summary.value("reference.lambda.sd") - sd) < 1e-9);
+        QCOMPARE(f.summary.value("evaluations"), 1001.0);
+    }
+
+    void everyModelReportsItsKeysAndData_data()
+    {
+        QTest::addColumn<QString>("id");
+        QTest::addColumn<QStringList>("parameters");
+        QTest::addColumn<QStringList>("data");
+        QTest::newRow("poisson") << "gb-poisson" << QStringList{"lambda"} << QStringList{"x"};
+        QTest::newRow("gaussian") << "gb-gaussian" << QStringList{"mu", "log_sigma2"} << QStringList{"x"};
+        QTest::newRow("regression") << "gb-regression" << QStringList{"beta0", "beta1", "log_sigma2"}
+                                    << QStringList{"x", "y"};
+    }
+
+    void everyModelReportsItsKeysAndData()
+    {
+        QFETCH(QString, id);
+        QFETCH(QStringList, parameters);
+        QFETCH(QStringList, data);
+        // A short run: 10 initial points and 5 acquisitions with the VB classifier.
+        const Figure f = runScenario(id.toStdString(), {{"acquisitions", 5}, {"n_obs", 40}});
+        for (const QString& p : parameters)
+            for (const char* who : {"reference", "method"})
+                for (const char* stat : {"mean", "sd"})
+                    QVERIFY2(f.summary.contains(QString("%1.%2.%3").arg(who, p, stat).toStdString()),
+                             qPrintable(p));
+        QCOMPARE(f.summary.value("evaluations"), 15.0);
+        const double jsd = f.summary.value("jsd");
+        QVERIFY(jsd >= 0 && jsd <= std::sqrt(std::log(2.0)));
+        for (const QString& d : data)
+            QCOMPARE(int(dataColumn(f, d.toStdString()).size()), 40);
+        QCOMPARE(int(f.plots.size()), 2 + int(parameters.size()));
+    }
+
+    void temperingOnlyRescalesTheLogPosterior()
+    {
+        // Evaluations do not depend on τ, so the method's log posterior at τ = 0.5 is half
+        // the one at τ = 1 up to a constant; on Gen grid that holds exactly, and the means
+        // must differ (the comparison can fail).
+        const Figure one = runScenario("gb-gaussian", {{"method", 4}, {"tempering", 1}});
+        const Figure half = runScenario("gb-gaussian", {{"method", 4}, {"tempering", 0.5}});
+        QVERIFY(half.summary.value("method.mu.sd") > one.summary.value("method.mu.sd") * 1.2);
+        QCOMPARE(half.summary.value("evaluations"), one.summary.value("evaluations"));
+    }
+
+    void badInputIsRefused()
+    {
+        try {
+            runScenario("gb-poisson", {{"n_obs", 15}, {"folds", 20}});
+            QFAIL("n_obs < folds accepted");
+        } catch (const InvalidParameter& e) {
+            QVERIFY2(QString(e.what()).contains("at least the number of folds"), e.what());
+        }
+        const auto s = ScenarioRegistry::instance().find("gb-poisson");
+        QVERIFY_THROWS_EXCEPTION(InvalidParameter, s->schema().parse("divergence", "jensen"));
+        QVERIFY_THROWS_EXCEPTION(InvalidParameter, s->schema().parse("method", "mcmc"));
+        QVERIFY_THROWS_EXCEPTION(InvalidParameter, s->schema().parse("seed", "-1"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestGbScenarios)
+#include "test_gb_scenarios.moc"
