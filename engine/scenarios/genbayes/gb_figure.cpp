@@ -218,11 +218,10 @@ Figure gbFigure(const GbView& v)
     Figure f;
     f.plots.push_back(dataPlot(v));
     f.plots.push_back(surfacePlot(v));
-    const std::string jsd = v.method.size() ? " (JSD " + fixed(v.jsd) + ")" : "";
+    const std::string jsd = v.method.size() ? ", JSD " + fixed(v.jsd) + " to the reference" : "";
     for (int k = 0; k < v.box.dimension(); ++k) {
         Plot p;
-        p.title = "Posterior of " + v.box.labels[std::size_t(k)] + ": " + v.methodLabel +
-                  " against the reference" + jsd;
+        p.title = "Posterior of " + v.box.labels[std::size_t(k)] + jsd;
         p.xLabel = v.box.labels[std::size_t(k)];
         p.yLabel = "density";
         Series ref =
