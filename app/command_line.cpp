@@ -106,6 +106,9 @@ QString usageText()
            "                    [--point x[,y] ...] [--data FILE]\n"
            "                    --export FILE [--export FILE ...] [--size WIDTHxHEIGHT]\n"
            "  evidence-explorer --scenario ID --bench-sweep name=from:to:steps [--size WIDTHxHEIGHT]\n"
+           "  evidence-explorer --table ID [--seeds N] [--methods a,b] [--jobs N] [--shard K/N]\n"
+           "                    --export t.json|t.csv|t.md     (tables: gb-table2, gb-table3, gb-table4)\n"
+           "  evidence-explorer --merge a.json b.json ... --export t.md\n"
            "Export formats: " + exportFormatList() + "\n";
 }
 

@@ -1,5 +1,6 @@
 #include "command_line.h"
 #include "main_window.h"
+#include "table_command.h"
 
 #include <QApplication>
 #include <cstdio>
@@ -9,6 +10,14 @@ int main(int argc, char** argv)
     QStringList arguments;
     for (int i = 1; i < argc; ++i)
         arguments << QString::fromLocal8Bit(argv[i]);
+    if (evx::isTableCommand(arguments)) {
+        const auto table = evx::parseTableCommand(arguments);
+        if (const auto* why = std::get_if<QString>(&table)) {
+            std::fprintf(stderr, "evidence-explorer: error: %s\n", why->toUtf8().constData());
+            return 2;
+        }
+        return evx::runTableCommand(std::get<evx::TableCommand>(table));
+    }
     // Bad input is refused before any window system is touched.
     const auto parsed = evx::parseCommandLine(arguments);
     if (const auto* why = std::get_if<QString>(&parsed)) {

@@ -1,0 +1,106 @@
+// --table and --merge as a user runs them: the real binary, a small slice of Table 3, shards
+// that merge into exactly the unsharded table, and refusals of bad options.
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+struct Result {
+    int exitCode;
+    QString err;
+};
+
+Result run(const QStringList& args)
+{
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("XDG_RUNTIME_DIR", QDir::tempPath());
+    p.setProcessEnvironment(env);
+    p.start(EVX_APP_BINARY, args);
+    if (!p.waitForFinished(300000))
+        return {-1, "timed out"};
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
+QJsonObject readJson(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(f.readAll()).object() : QJsonObject();
+}
+
+} // namespace
+
+class TestTableCommand : public QObject {
+    Q_OBJECT
+
+private slots:
+    void shardsMergeIntoTheWholeTable()
+    {
+        QTemporaryDir dir;
+        const QStringList common{"--table", "gb-table3", "--methods", "gen-grid",
+                                 "--seeds", "3",         "--jobs",    "2"};
+        const Result whole = run(common + QStringList{"--export", dir.filePath("whole.json"), "--export",
+                                                      dir.filePath("whole.md")});
+        QCOMPARE(whole.exitCode, 0);
+        QVERIFY2(whole.err.contains("48/48 runs"),
+                 qPrintable(whole.err)); // 16 cells × 3 seeds, progress on stderr
+        QCOMPARE(run(common + QStringList{"--shard", "1/2", "--export", dir.filePath("a.json")}).exitCode, 0);
+        QCOMPARE(run(common + QStringList{"--shard", "2/2", "--export", dir.filePath("b.json")}).exitCode, 0);
+        QCOMPARE(readJson(dir.filePath("a.json")).value("runs").toArray().size(), 24);
+        QCOMPARE(run({"--merge", dir.filePath("a.json"), dir.filePath("b.json"), "--export",
+                      dir.filePath("merged.json")})
+                     .exitCode,
+                 0);
+        const QJsonArray rows = readJson(dir.filePath("whole.json")).value("rows").toArray();
+        const QJsonArray merged = readJson(dir.filePath("merged.json")).value("rows").toArray();
+        QCOMPARE(rows.size(), 16);
+        QCOMPARE(merged, rows);
+        // A row of the paper's table sits beside ours.
+        const QJsonObject first = rows.at(0).toObject();
+        QCOMPARE(first.value("truth").toString(), QString("normal"));
+        QCOMPARE(first.value("divergence").toString(), QString("tvd"));
+        QCOMPARE(first.value("paper").toDouble(), 0.6780);
+        QCOMPARE(first.value("seeds").toInt(), 3);
+        const double jsd = first.value("mean_jsd").toDouble();
+        QVERIFY(jsd > 0 && jsd < std::sqrt(std::log(2.0)));
+        QFile md(dir.filePath("whole.md"));
+        QVERIFY(md.open(QIODevice::ReadOnly));
+        QVERIFY(md.readAll().contains("| normal | tvd | gen-grid |"));
+    }
+
+    void badOptionsExitTwo_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("unknown table")
+            << QStringList{"--table", "gb-table9", "--export", "t.md"} << "unknown table";
+        QTest::newRow("bad shard") << QStringList{"--table", "gb-table2", "--shard",
+                                                  "3/2",     "--export",  "t.md"}
+                                   << "--shard";
+        QTest::newRow("bad method") << QStringList{"--table", "gb-table2", "--methods",
+                                                   "mcmc",    "--export",  "t.md"}
+                                    << "not a method";
+        QTest::newRow("bad seeds") << QStringList{"--table", "gb-table2", "--seeds", "0", "--export", "t.md"}
+                                   << "--seeds";
+        QTest::newRow("no export") << QStringList{"--table", "gb-table2"} << "needs --export";
+        QTest::newRow("bad format") << QStringList{"--table", "gb-table2", "--export", "t.png"}
+                                    << "json, csv or md";
+    }
+
+    void badOptionsExitTwo()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, reason);
+        const Result r = run(args);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(reason), qPrintable(r.err));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTableCommand)
+#include "test_table_command.moc"
