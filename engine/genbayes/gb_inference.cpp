@@ -103,7 +103,7 @@ BayesOptState runBayesOpt(const ParameterBox& box, const Eigen::MatrixXd& grid,
         // Warm-started from the last fit: a few L-BFGS steps per acquisition.
         gp::fitHyperparameters(
             gp,
-            {.profileOutputScale = false, .minLengthscale = 0.1, .maxLengthscale = 5, .maxIterations = 30});
+            {.profileOutputScale = false, .minLengthscale = 0.2, .maxLengthscale = 5, .maxIterations = 30});
         state.noiseSd = std::sqrt(gp.noiseVariance());
     };
     using Clock = std::chrono::steady_clock;
