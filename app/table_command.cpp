@@ -90,19 +90,27 @@ std::map<int, Aggregate> aggregate(const std::vector<RunResult>& runs)
     return out;
 }
 
-QByteArray toJson(const Study& study, const std::vector<RunResult>& runs)
+// The cells that have results, in table order, with their aggregates: rows of another
+// shard or method, or not reached before Ctrl+C, are left out.
+std::vector<std::pair<const StudyCell*, Aggregate>> tableRows(const Study& study,
+                                                              const std::vector<RunResult>& runs)
 {
     const auto agg = aggregate(runs);
+    std::vector<std::pair<const StudyCell*, Aggregate>> rows;
+    for (std::size_t c = 0; c < study.cells.size(); ++c)
+        if (const auto it = agg.find(int(c)); it != agg.end())
+            rows.emplace_back(&study.cells[c], it->second);
+    return rows;
+}
+
+QByteArray toJson(const Study& study, const std::vector<RunResult>& runs)
+{
     QJsonArray rows, runArray;
-    for (std::size_t c = 0; c < study.cells.size(); ++c) {
-        const StudyCell& cell = study.cells[c];
+    for (const auto& [cellPtr, a] : tableRows(study, runs)) {
+        const StudyCell& cell = *cellPtr;
         QJsonObject row;
         for (const auto& [k, v] : cell.labels)
             row[QString::fromStdString(k)] = QString::fromStdString(v);
-        const auto it = agg.find(int(c));
-        if (it == agg.end())
-            continue; // not run here (another shard, another method, or interrupted)
-        const Aggregate a = it->second;
         const QString metric = QString::fromStdString(study.metric);
         row["mean_" + metric] = std::isfinite(a.mean) ? QJsonValue(a.mean) : QJsonValue();
         row["sd_" + metric] = std::isfinite(a.sd) ? QJsonValue(a.sd) : QJsonValue();
@@ -134,17 +142,12 @@ QString number(double v)
 
 QByteArray toCsv(const Study& study, const std::vector<RunResult>& runs)
 {
-    const auto agg = aggregate(runs);
     QString out;
     for (const std::string& c : study.columns)
         out += QString::fromStdString(c) + ",";
     out += QString("mean_%1,sd_%1,seeds,paper\n").arg(QString::fromStdString(study.metric));
-    for (std::size_t c = 0; c < study.cells.size(); ++c) {
-        const StudyCell& cell = study.cells[c];
-        const auto it = agg.find(int(c));
-        if (it == agg.end())
-            continue;
-        const Aggregate a = it->second;
+    for (const auto& [cellPtr, a] : tableRows(study, runs)) {
+        const StudyCell& cell = *cellPtr;
         for (const std::string& col : study.columns)
             out += QString::fromStdString(cell.label(col)) + ",";
         out += QString("%1,%2,%3,%4\n")
@@ -158,7 +161,6 @@ QByteArray toCsv(const Study& study, const std::vector<RunResult>& runs)
 
 QByteArray toMarkdown(const Study& study, const std::vector<RunResult>& runs)
 {
-    const auto agg = aggregate(runs);
     QString out = QString("# %1\n\n%2 of `%3` over seeds, ours (mean ± sd, seeds) beside the paper's.\n\n")
                       .arg(QString::fromStdString(study.title), QString::fromStdString(study.metric),
                            QString::fromStdString(study.scenarioId));
@@ -168,12 +170,8 @@ QByteArray toMarkdown(const Study& study, const std::vector<RunResult>& runs)
         rule += "---|";
     }
     out += header + " ours | seeds | paper | ours − paper |\n" + rule + "---|---|---|---|\n";
-    for (std::size_t c = 0; c < study.cells.size(); ++c) {
-        const StudyCell& cell = study.cells[c];
-        const auto it = agg.find(int(c));
-        if (it == agg.end())
-            continue;
-        const Aggregate a = it->second;
+    for (const auto& [cellPtr, a] : tableRows(study, runs)) {
+        const StudyCell& cell = *cellPtr;
         out += "|";
         for (const std::string& col : study.columns)
             out += " " + QString::fromStdString(cell.label(col)) + " |";

@@ -1,4 +1,5 @@
 // The command line of DESIGN.md, run as a user would: the real binary in a process.
+#include "app_process.h"
 #include "scenario_inputs.h"
 #include "scenarios/registry.h"
 
@@ -12,23 +13,11 @@ using namespace evx;
 
 namespace {
 
-struct Result {
-    int exitCode;
-    QString out;
-    QString err;
-};
+using Result = evx::testing::AppResult;
 
 Result run(const QStringList& args)
 {
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert("XDG_RUNTIME_DIR", QDir::tempPath());
-    p.setProcessEnvironment(env);
-    p.start(EVX_APP_BINARY, args);
-    if (!p.waitForFinished(120000))
-        return {-1, {}, "timed out"};
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-            QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+    return evx::testing::runApp(args);
 }
 
 QJsonObject readJson(const QString& path)
@@ -39,7 +28,7 @@ QJsonObject readJson(const QString& path)
     return QJsonDocument::fromJson(f.readAll()).object();
 }
 
-}  // namespace
+} // namespace
 
 class TestCommandLine : public QObject {
     Q_OBJECT
@@ -71,12 +60,14 @@ private slots:
         QFETCH(QString, scenario);
         QFETCH(QString, preset);
         QTemporaryDir dir;
-        QStringList args{"--scenario", scenario, "--export", dir.filePath("out.json"),
-                         "--export", dir.filePath("out.png"), "--size", "800x500"};
+        QStringList args{
+            "--scenario", scenario, "--export", dir.filePath("out.json"), "--export", dir.filePath("out.png"),
+            "--size",     "800x500"};
         if (!preset.isEmpty())
             args << "--preset" << preset;
         const auto s = ScenarioRegistry::instance().find(scenario.toStdString());
-        const ParameterValues values = preset.isEmpty() ? s->schema().defaults() : s->presetValues(preset.toStdString());
+        const ParameterValues values =
+            preset.isEmpty() ? s->schema().defaults() : s->presetValues(preset.toStdString());
         const RunInput input = testing::exampleInput(*s, values);
         if (!input.dataPath.empty())
             args << "--data" << QString::fromStdString(input.dataPath);
@@ -88,7 +79,8 @@ private slots:
         // Keys under "time." are wall-clock measurements; everything else is reproducible.
         for (const auto& [key, value] : expected.summary.entries())
             if (key.rfind("time.", 0) != 0)
-                QCOMPARE(json.value("summary").toObject().value(QString::fromStdString(key)).toDouble(), value);
+                QCOMPARE(json.value("summary").toObject().value(QString::fromStdString(key)).toDouble(),
+                         value);
         QCOMPARE(QImage(dir.filePath("out.png")).size(), QSize(800, 500));
     }
 
@@ -108,43 +100,97 @@ private slots:
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("reason");
         const QString out = "OUT/x.json";
-        QTest::newRow("unknown scenario") << QStringList{"--scenario", "nope", "--export", out} << "unknown scenario";
-        QTest::newRow("unknown parameter") << QStringList{"--scenario", "ue-gaussian", "--set", "bogus=1", "--export", out} << "unknown parameter";
-        QTest::newRow("unknown preset") << QStringList{"--scenario", "ue-gaussian", "--preset", "fig9", "--export", out} << "no preset";
-        QTest::newRow("out of range") << QStringList{"--scenario", "ue-gaussian", "--set", "sigma_x=100", "--export", out} << "outside the range";
-        QTest::newRow("negative sd") << QStringList{"--scenario", "ue-drop-ball", "--set", "sigma_obs=-0.1", "--export", out} << "outside the range";
-        QTest::newRow("nan") << QStringList{"--scenario", "ue-gaussian", "--set", "zeta=nan", "--export", out} << "not a finite number";
-        QTest::newRow("not a number") << QStringList{"--scenario", "ue-gaussian", "--set", "zeta=two", "--export", out} << "not a number";
-        QTest::newRow("set without =") << QStringList{"--scenario", "ue-gaussian", "--set", "zeta", "--export", out} << "name=value";
-        QTest::newRow("cross-parameter") << QStringList{"--scenario", "ue-drop-ball", "--set", "g_prior_sd=4", "--export", out} << "g positive";
-        QTest::newRow("unknown option") << QStringList{"--scenario", "ue-gaussian", "--frobnicate"} << "unknown argument";
-        QTest::newRow("missing value") << QStringList{"--scenario", "ue-gaussian", "--export"} << "needs a value";
-        QTest::newRow("export without scenario") << QStringList{"--export", out} << "--scenario ID is required";
-        QTest::newRow("unknown format") << QStringList{"--scenario", "ue-gaussian", "--export", "OUT/x.bmp"} << "unknown format";
-        QTest::newRow("missing folder") << QStringList{"--scenario", "ue-gaussian", "--export", "OUT/none/x.json"} << "does not exist";
-        QTest::newRow("bad size") << QStringList{"--scenario", "ue-gaussian", "--export", out, "--size", "big"} << "WIDTHxHEIGHT";
-        QTest::newRow("tiny size") << QStringList{"--scenario", "ue-gaussian", "--export", out, "--size", "10x10"} << "WIDTHxHEIGHT";
-        QTest::newRow("export and sweep") << QStringList{"--scenario", "ue-gaussian", "--export", out, "--bench-sweep", "zeta=0:1:3"} << "cannot be combined";
-        QTest::newRow("bad sweep") << QStringList{"--scenario", "ue-gaussian", "--bench-sweep", "zeta=0:1"} << "name=from:to:steps";
-        QTest::newRow("sweep out of range") << QStringList{"--scenario", "ue-gaussian", "--bench-sweep", "zeta=0:99:3"} << "outside the range";
-        QTest::newRow("sweep one step") << QStringList{"--scenario", "ue-gaussian", "--bench-sweep", "zeta=0:1:1"} << "steps";
-        QTest::newRow("point not accepted") << QStringList{"--scenario", "ue-gaussian", "--point", "1,2", "--export", out} << "takes no --point";
-        QTest::newRow("data not accepted") << QStringList{"--scenario", "ue-gaussian", "--data", EVX_SOURCE_DIR "/README.md", "--export", out} << "takes no --data";
+        QTest::newRow("unknown scenario")
+            << QStringList{"--scenario", "nope", "--export", out} << "unknown scenario";
+        QTest::newRow("unknown parameter")
+            << QStringList{"--scenario", "ue-gaussian", "--set", "bogus=1", "--export", out}
+            << "unknown parameter";
+        QTest::newRow("unknown preset")
+            << QStringList{"--scenario", "ue-gaussian", "--preset", "fig9", "--export", out} << "no preset";
+        QTest::newRow("out of range")
+            << QStringList{"--scenario", "ue-gaussian", "--set", "sigma_x=100", "--export", out}
+            << "outside the range";
+        QTest::newRow("negative sd") << QStringList{"--scenario",     "ue-drop-ball", "--set",
+                                                    "sigma_obs=-0.1", "--export",     out}
+                                     << "outside the range";
+        QTest::newRow("nan") << QStringList{"--scenario", "ue-gaussian", "--set", "zeta=nan", "--export", out}
+                             << "not a finite number";
+        QTest::newRow("not a number")
+            << QStringList{"--scenario", "ue-gaussian", "--set", "zeta=two", "--export", out}
+            << "not a number";
+        QTest::newRow("set without =")
+            << QStringList{"--scenario", "ue-gaussian", "--set", "zeta", "--export", out} << "name=value";
+        QTest::newRow("cross-parameter")
+            << QStringList{"--scenario", "ue-drop-ball", "--set", "g_prior_sd=4", "--export", out}
+            << "g positive";
+        QTest::newRow("unknown option")
+            << QStringList{"--scenario", "ue-gaussian", "--frobnicate"} << "unknown argument";
+        QTest::newRow("missing value")
+            << QStringList{"--scenario", "ue-gaussian", "--export"} << "needs a value";
+        QTest::newRow("export without scenario")
+            << QStringList{"--export", out} << "--scenario ID is required";
+        QTest::newRow("unknown format")
+            << QStringList{"--scenario", "ue-gaussian", "--export", "OUT/x.bmp"} << "unknown format";
+        QTest::newRow("missing folder")
+            << QStringList{"--scenario", "ue-gaussian", "--export", "OUT/none/x.json"} << "does not exist";
+        QTest::newRow("bad size") << QStringList{"--scenario", "ue-gaussian", "--export",
+                                                 out,          "--size",      "big"}
+                                  << "WIDTHxHEIGHT";
+        QTest::newRow("tiny size") << QStringList{"--scenario", "ue-gaussian", "--export",
+                                                  out,          "--size",      "10x10"}
+                                   << "WIDTHxHEIGHT";
+        QTest::newRow("export and sweep")
+            << QStringList{"--scenario", "ue-gaussian", "--export", out, "--bench-sweep", "zeta=0:1:3"}
+            << "cannot be combined";
+        QTest::newRow("bad sweep") << QStringList{"--scenario", "ue-gaussian", "--bench-sweep", "zeta=0:1"}
+                                   << "name=from:to:steps";
+        QTest::newRow("sweep out of range")
+            << QStringList{"--scenario", "ue-gaussian", "--bench-sweep", "zeta=0:99:3"}
+            << "outside the range";
+        QTest::newRow("sweep one step")
+            << QStringList{"--scenario", "ue-gaussian", "--bench-sweep", "zeta=0:1:1"} << "steps";
+        QTest::newRow("point not accepted")
+            << QStringList{"--scenario", "ue-gaussian", "--point", "1,2", "--export", out}
+            << "takes no --point";
+        QTest::newRow("data not accepted")
+            << QStringList{"--scenario", "ue-gaussian", "--data", EVX_SOURCE_DIR "/README.md", "--export",
+                           out}
+            << "takes no --data";
         QTest::newRow("point without scenario") << QStringList{"--point", "1"} << "--scenario ID is required";
-        QTest::newRow("sweep unknown") << QStringList{"--scenario", "ue-gaussian", "--bench-sweep", "nope=0:1:3"} << "unknown parameter";
+        QTest::newRow("sweep unknown")
+            << QStringList{"--scenario", "ue-gaussian", "--bench-sweep", "nope=0:1:3"} << "unknown parameter";
         // Hostile input that once crashed, hung or printed null.
-        QTest::newRow("point at 1e300") << QStringList{"--scenario", "bq-1d", "--point", "1e300,-1e300", "--export", out} << "x must lie from -100 to 100";
-        QTest::newRow("huge g") << QStringList{"--scenario", "bq-evidence", "--point", "1e12", "--export", out} << "x must lie";
-        QTest::newRow("huge 2-D point") << QStringList{"--scenario", "bq-2d-marginal", "--point", "0,1e300", "--export", out} << "y must lie";
+        QTest::newRow("point at 1e300")
+            << QStringList{"--scenario", "bq-1d", "--point", "1e300,-1e300", "--export", out}
+            << "x must lie from -100 to 100";
+        QTest::newRow("huge g") << QStringList{"--scenario", "bq-evidence", "--point",
+                                               "1e12",       "--export",    out}
+                                << "x must lie";
+        QTest::newRow("huge 2-D point")
+            << QStringList{"--scenario", "bq-2d-marginal", "--point", "0,1e300", "--export", out}
+            << "y must lie";
         QStringList many{"--scenario", "bq-2d-marginal", "--export", out};
         for (int i = 0; i < 101; ++i)
-            many << "--point" << "0.1,0.2";
+            many << "--point"
+                 << "0.1,0.2";
         QTest::newRow("101 points") << many << "takes at most 100";
-        QTest::newRow("data /dev/zero") << QStringList{"--scenario", "wvo-attainment", "--data", "/dev/zero", "--export", out} << "not a regular file";
-        QTest::newRow("data folder") << QStringList{"--scenario", "wvo-attainment", "--data", "OUT", "--export", out} << "not a regular file";
-        QTest::newRow("kepler budget") << QStringList{"--scenario", "ue-kepler", "--set", "n_e=400", "--set", "walkers=128", "--set", "jr_steps=5000", "--export", out} << "lower n_e, walkers";
-        QTest::newRow("100 KB value") << QStringList{"--scenario", "ue-gaussian", "--set", "zeta=" + QString(100000, '9') + "x", "--export", out} << "(100001 bytes in all)";
-        QTest::newRow("escape codes") << QStringList{"--scenario", "ue-gaussian", "--set", "zeta=\x1b[2J", "--export", out} << "'\\x1b[2J' is not a number";
+        QTest::newRow("data /dev/zero")
+            << QStringList{"--scenario", "wvo-attainment", "--data", "/dev/zero", "--export", out}
+            << "not a regular file";
+        QTest::newRow("data folder") << QStringList{"--scenario", "wvo-attainment", "--data",
+                                                    "OUT",        "--export",       out}
+                                     << "not a regular file";
+        QTest::newRow("kepler budget")
+            << QStringList{"--scenario",  "ue-kepler", "--set",         "n_e=400",  "--set",
+                           "walkers=128", "--set",     "jr_steps=5000", "--export", out}
+            << "lower n_e, walkers";
+        QTest::newRow("100 KB value") << QStringList{"--scenario", "ue-gaussian",
+                                                     "--set",      "zeta=" + QString(100000, '9') + "x",
+                                                     "--export",   out}
+                                      << "(100001 bytes in all)";
+        QTest::newRow("escape codes")
+            << QStringList{"--scenario", "ue-gaussian", "--set", "zeta=\x1b[2J", "--export", out}
+            << "'\\x1b[2J' is not a number";
     }
 
     void badInputExitsTwoWithOneLineAndWritesNothing()
@@ -161,7 +207,8 @@ private slots:
         QVERIFY2(lines.first().startsWith("evidence-explorer: error: "), qPrintable(r.err));
         QVERIFY2(lines.first().contains(reason), qPrintable(r.err));
         QVERIFY(r.out.isEmpty());
-        QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden).size(), 0);
+        QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden).size(),
+                 0);
     }
 
     void messagesStayShort()
@@ -182,7 +229,8 @@ private slots:
             args << QString("--set=zeta=%1").arg(i % 10);
         const Result r = run(args);
         QCOMPARE(r.exitCode, 0);
-        QCOMPARE(readJson(dir.filePath("o.json")).value("parameters").toObject().value("zeta").toDouble(), 9.0);
+        QCOMPARE(readJson(dir.filePath("o.json")).value("parameters").toObject().value("zeta").toDouble(),
+                 9.0);
     }
 
     void attainmentSchoolCodeBeyondIntIsRefused()
@@ -193,10 +241,16 @@ private slots:
         QVERIFY(csv.open(QIODevice::WriteOnly));
         csv.write("attain,verbal,sex,social,second\n");
         for (int i = 0; i < 30; ++i)
-            csv.write(QString("%1,%2,%3,%4,%5\n").arg(1 + i % 9).arg(i - 15).arg(i % 2 ? "F" : "M").arg(i % 4)
-                          .arg(i == 29 ? "2147483648" : QString::number(1 + i % 3)).toUtf8());
+            csv.write(QString("%1,%2,%3,%4,%5\n")
+                          .arg(1 + i % 9)
+                          .arg(i - 15)
+                          .arg(i % 2 ? "F" : "M")
+                          .arg(i % 4)
+                          .arg(i == 29 ? "2147483648" : QString::number(1 + i % 3))
+                          .toUtf8());
         csv.close();
-        const Result r = run({"--scenario", "wvo-attainment", "--data", csv.fileName(), "--export", dir.filePath("o.json")});
+        const Result r = run(
+            {"--scenario", "wvo-attainment", "--data", csv.fileName(), "--export", dir.filePath("o.json")});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("column 'second' holds '2147483648', beyond"), qPrintable(r.err));
         QVERIFY(!QFile::exists(dir.filePath("o.json")));
@@ -220,7 +274,8 @@ private slots:
 
     void benchSweepReportsLatencies()
     {
-        const Result r = run({"--scenario", "ue-gaussian", "--bench-sweep", "zeta=-5:5:6", "--size", "640x480"});
+        const Result r =
+            run({"--scenario", "ue-gaussian", "--bench-sweep", "zeta=-5:5:6", "--size", "640x480"});
         QCOMPARE(r.exitCode, 0);
         const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
         QCOMPARE(o.value("scenario").toString(), QString("ue-gaussian"));

@@ -1,5 +1,7 @@
 // --table and --merge as a user runs them: the real binary, a small slice of Table 3, shards
 // that merge into exactly the unsharded table, and refusals of bad options.
+#include "app_process.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -9,22 +11,11 @@
 
 namespace {
 
-struct Result {
-    int exitCode;
-    QString err;
-};
+using Result = evx::testing::AppResult;
 
 Result run(const QStringList& args)
 {
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert("XDG_RUNTIME_DIR", QDir::tempPath());
-    p.setProcessEnvironment(env);
-    p.start(EVX_APP_BINARY, args);
-    if (!p.waitForFinished(300000))
-        return {-1, "timed out"};
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-            QString::fromUtf8(p.readAllStandardError())};
+    return evx::testing::runApp(args);
 }
 
 QJsonObject readJson(const QString& path)

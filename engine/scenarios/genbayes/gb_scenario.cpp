@@ -6,6 +6,7 @@
 #include "genbayes/ratio_estimation.h"
 #include "scenarios/genbayes/gb_figure.h"
 
+#include <array>
 #include <cstdio>
 #include <functional>
 
@@ -49,6 +50,22 @@ std::vector<ParameterSpec> parametersFor(std::vector<std::string> truths,
     p.push_back(realParameter("tempering", "Tempering τ", "", 0.05, 2, 1,
                               "Posterior ∝ exp(−τ n D̂_f(θ)); changing it reuses every evaluation"));
     return p;
+}
+
+// Presets for the rows of a paper table the story needs most: both truths under squared
+// Hellinger, TVD and KL, e.g. "table2-negbin-hellinger".
+std::vector<Preset> tablePresets(const std::string& table, const std::array<std::string, 2>& truthIds,
+                                 const std::array<std::string, 2>& truthLabels)
+{
+    std::vector<Preset> presets;
+    const std::string number = table.substr(5);
+    for (Divergence d : {Divergence::Hellinger, Divergence::Tvd, Divergence::Kl})
+        for (int truth : {0, 1})
+            presets.push_back(
+                {table + "-" + truthIds[std::size_t(truth)] + "-" + divergenceId(d),
+                 "Table " + number + ": " + truthLabels[std::size_t(truth)] + ", " + divergenceLabel(d),
+                 {{"truth", double(truth)}, {"divergence", double(int(d))}}});
+    return presets;
 }
 
 std::string cacheKey(const ParameterValues& v, const Eigen::VectorXd& theta, int repeat)
@@ -224,12 +241,7 @@ std::shared_ptr<Scenario> makeGbPoissonScenario()
                                   : negBinTruth(v.at("nb_size"), v.at("nb_p"));
     };
     c.dataNames = {"x"};
-    for (Divergence d : {Divergence::Hellinger, Divergence::Tvd, Divergence::Kl})
-        for (int truth : {0, 1})
-            c.presets.push_back({std::string("table2-") + (truth ? "negbin-" : "poisson-") + divergenceId(d),
-                                 std::string("Table 2: ") + (truth ? "NB(10, 0.8)" : "Poisson(3)") +
-                                     " data, " + divergenceLabel(d),
-                                 {{"truth", double(truth)}, {"divergence", double(int(d))}}});
+    c.presets = tablePresets("table2", {"poisson", "negbin"}, {"Poisson(3) data", "NB(10, 0.8) data"});
     return std::make_shared<GbScenario>(std::move(c));
 }
 
@@ -248,12 +260,7 @@ std::shared_ptr<Scenario> makeGbGaussianScenario()
                                   : laplaceTruth(v.at("truth_loc"), v.at("truth_scale"));
     };
     c.dataNames = {"x"};
-    for (Divergence d : {Divergence::Hellinger, Divergence::Tvd, Divergence::Kl})
-        for (int truth : {0, 1})
-            c.presets.push_back({std::string("table3-") + (truth ? "laplace-" : "normal-") + divergenceId(d),
-                                 std::string("Table 3: ") + (truth ? "Laplace(1, 1)" : "N(1, 1)") +
-                                     " data, " + divergenceLabel(d),
-                                 {{"truth", double(truth)}, {"divergence", double(int(d))}}});
+    c.presets = tablePresets("table3", {"normal", "laplace"}, {"N(1, 1) data", "Laplace(1, 1) data"});
     return std::make_shared<GbScenario>(std::move(c));
 }
 
@@ -275,13 +282,7 @@ std::shared_ptr<Scenario> makeGbRegressionScenario()
                                v.at("truth") == 0 ? 0 : v.at("t_dof"));
     };
     c.dataNames = {"x", "y"};
-    for (Divergence d : {Divergence::Hellinger, Divergence::Tvd, Divergence::Kl})
-        for (int truth : {0, 1})
-            c.presets.push_back(
-                {std::string("table4-") + (truth ? "student-t-" : "normal-") + divergenceId(d),
-                 std::string("Table 4: ") + (truth ? "Student-t(3)" : "normal") + " noise, " +
-                     divergenceLabel(d),
-                 {{"truth", double(truth)}, {"divergence", double(int(d))}}});
+    c.presets = tablePresets("table4", {"normal", "student-t"}, {"normal noise", "Student-t(3) noise"});
     return std::make_shared<GbScenario>(std::move(c));
 }
 
