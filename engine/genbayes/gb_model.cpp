@@ -66,6 +66,7 @@ public:
         return out;
     }
     Eigen::MatrixXd features(const Points& points, const Points&) const override { return points; }
+    int featureCount() const override { return 1; }
 };
 
 class GaussianModel final : public GbModel {
@@ -98,6 +99,7 @@ public:
         f.col(1) = (points.col(0).array() - mean).abs();
         return f;
     }
+    int featureCount() const override { return 2; }
 };
 
 class RegressionModel final : public GbModel {
@@ -138,6 +140,7 @@ public:
         f.col(5) = (dy * dx).matrix();
         return f;
     }
+    int featureCount() const override { return 6; }
 };
 
 } // namespace

@@ -39,6 +39,7 @@ public:
     // The classifier's features of METHODS §4 (without the constant), with the centring
     // statistics (x̄, ȳ, s_y) taken from the observed sample.
     virtual Eigen::MatrixXd features(const Points& points, const Points& observed) const = 0;
+    virtual int featureCount() const = 0;
 };
 
 std::unique_ptr<GbModel> poissonModel();

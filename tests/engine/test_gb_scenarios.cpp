@@ -122,6 +122,13 @@ private slots:
         } catch (const InvalidParameter& e) {
             QVERIFY2(QString(e.what()).contains("at least the number of folds"), e.what());
         }
+        // Cross-validated classifiers on 1000 regression points would train for minutes.
+        try {
+            runScenario("gb-regression", {{"method", 0}, {"n_obs", 1000}});
+            QFAIL("a run beyond the work budget was accepted");
+        } catch (const InvalidParameter& e) {
+            QVERIFY2(QString(e.what()).contains("use the vb or eb classifier"), e.what());
+        }
         const auto s = ScenarioRegistry::instance().find("gb-poisson");
         QVERIFY_THROWS_EXCEPTION(InvalidParameter, s->schema().parse("divergence", "jensen"));
         QVERIFY_THROWS_EXCEPTION(InvalidParameter, s->schema().parse("method", "mcmc"));

@@ -114,6 +114,23 @@ Eigen::VectorXd GbScenario::cachedLogRatios(const std::string& key,
     return delta;
 }
 
+// Classifier training is the cost that grows with the parameters: every evaluation fits one
+// classifier per fold on about 2n points of d features, and cross-validation 51 of them
+// (5 folds × 10 C's and a refit). The defaults cost 9.9e4 (Poisson, VB: 0.5 s) to 3e7
+// (regression, CV: about 18 s) units; 4e7 keeps every allowed run under half a minute.
+std::vector<WorkBudget> GbScenario::workBudget(const RunInput& input) const
+{
+    const ParameterValues v = m_schema.complete(input.values);
+    const int method = int(v.at("method"));
+    if (method >= 3)
+        return {}; // the Gen baselines fit no classifier; their grid and loop are fixed in size
+    const double features = m_config.model()->featureCount();
+    const double fitsPerFold = method == 0 ? 51 : 1;
+    const double units = (10 + v.at("acquisitions")) * v.at("folds") * v.at("n_obs") * features * fitsPerFold;
+    return {{"classifier training units (evaluations × folds × n_obs × features × fits)", units, 4e7,
+             "acquisitions, folds or n_obs, or use the vb or eb classifier"}};
+}
+
 Figure GbScenario::run(const ParameterValues& input, const RunContext& context) const
 {
     const ParameterValues v = m_schema.complete(input);

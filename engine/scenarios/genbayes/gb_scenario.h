@@ -33,6 +33,7 @@ public:
     ScenarioInfo info() const override { return m_config.info; }
     const ParameterSchema& schema() const override { return m_schema; }
     std::vector<Preset> presets() const override { return m_config.presets; }
+    std::vector<WorkBudget> workBudget(const RunInput& input) const override;
     Figure run(const ParameterValues& values, const RunContext& context) const override;
 
 private:
