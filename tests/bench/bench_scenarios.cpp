@@ -17,6 +17,10 @@ class BenchScenarios : public QObject {
         for (const auto& s : ScenarioRegistry::instance().all()) {
             const QString id = QString::fromStdString(s->info().id);
             QTest::newRow(qPrintable(id)) << id << QString();
+            // CTest's smoke run (EVX_BENCH_SMOKE) proves the benchmark works on the defaults;
+            // every preset already runs in test_engine_boundaries and test_command_line.
+            if (qEnvironmentVariableIsSet("EVX_BENCH_SMOKE"))
+                continue;
             for (const Preset& p : s->presets())
                 QTest::newRow(qPrintable(id + "/" + QString::fromStdString(p.name)))
                     << id << QString::fromStdString(p.name);
