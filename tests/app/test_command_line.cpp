@@ -22,10 +22,7 @@ Result run(const QStringList& args)
 
 QJsonObject readJson(const QString& path)
 {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    return QJsonDocument::fromJson(f.readAll()).object();
+    return evx::testing::readJsonFile(path);
 }
 
 } // namespace

@@ -20,8 +20,7 @@ Result run(const QStringList& args)
 
 QJsonObject readJson(const QString& path)
 {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(f.readAll()).object() : QJsonObject();
+    return evx::testing::readJsonFile(path);
 }
 
 } // namespace

@@ -1,6 +1,9 @@
 #pragma once
 // Runs the application binary as a user would, in a process, for the command-line suites.
 #include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QString>
 #include <QStringList>
@@ -24,6 +27,13 @@ inline AppResult runApp(const QStringList& args, int timeoutMs = 300000)
         return {-1, {}, "timed out"};
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
             QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+}
+
+// The top-level object of a JSON file the application wrote; empty if it cannot be read.
+inline QJsonObject readJsonFile(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(f.readAll()).object() : QJsonObject();
 }
 
 } // namespace evx::testing
