@@ -40,25 +40,34 @@ int runBenchSweep(const CommandLine& cl)
     view.resize(cl.size);
     view.show();
 
-    std::vector<double> compute, render, total;
+    // first: from the change to the first figure of any kind (a partial one, if the scenario
+    // publishes them), the latency a user sees before anything moves.
+    std::vector<double> compute, render, total, first;
     RunInput input = cl.input;
     ParameterValues& values = input.values;
-    const bool integer = cl.scenario->schema().find(cl.sweepParameter)->kind == ParameterKind::Integer;
+    const bool integer = cl.scenario->schema().find(cl.sweepParameter)->kind != ParameterKind::Real;
     for (int k = 0; k < cl.sweepSteps; ++k) {
         double v = cl.sweepFrom + (cl.sweepTo - cl.sweepFrom) * k / (cl.sweepSteps - 1);
         values[cl.sweepParameter] = integer ? std::round(v) : v;
 
         QEventLoop loop;
         Figure figure;
-        double computeMs = 0;
+        double computeMs = 0, firstMs = -1;
         QString error;
         QElapsedTimer clock;
         clock.start();
         const quint64 revision = runner.submit(cl.scenario, input);
+        auto partial = QObject::connect(&runner, &Runner::progressed, &loop,
+                                        [&](quint64 rev, const Figure&, double) {
+                                            if (rev == revision && firstMs < 0)
+                                                firstMs = clock.nsecsElapsed() / 1e6;
+                                        });
         auto done = QObject::connect(&runner, &Runner::finished, &loop,
                                      [&](quint64 rev, const Figure& f, double ms) {
                                          if (rev != revision)
                                              return;
+                                         if (firstMs < 0)
+                                             firstMs = clock.nsecsElapsed() / 1e6;
                                          figure = f;
                                          computeMs = ms;
                                          loop.quit();
@@ -70,6 +79,7 @@ int runBenchSweep(const CommandLine& cl)
             }
         });
         loop.exec();
+        QObject::disconnect(partial);
         QObject::disconnect(done);
         QObject::disconnect(fail);
         if (!error.isEmpty()) {
@@ -88,6 +98,7 @@ int runBenchSweep(const CommandLine& cl)
         render.push_back(renderClock.nsecsElapsed() / 1e6);
         total.push_back(clock.nsecsElapsed() / 1e6);
         compute.push_back(computeMs);
+        first.push_back(firstMs);
     }
 
     const QJsonObject report{{"scenario", QString::fromStdString(cl.scenario->info().id)},
@@ -96,6 +107,7 @@ int runBenchSweep(const CommandLine& cl)
                              {"size", QString("%1x%2").arg(cl.size.width()).arg(cl.size.height())},
                              {"compute_ms", stats(compute)},
                              {"render_ms", stats(render)},
+                             {"first_figure_ms", stats(first)},
                              {"total_ms", stats(total)}};
     std::fputs(QJsonDocument(report).toJson(QJsonDocument::Compact).constData(), stdout);
     std::fputs("\n", stdout);

@@ -84,8 +84,8 @@ void parseSweep(CommandLine& cl, const QString& spec)
     const ParameterSpec* spec_ = schema.find(cl.sweepParameter);
     if (!spec_)
         throw InvalidParameter("--bench-sweep: unknown parameter '" + cl.sweepParameter + "'");
-    if (spec_->kind != ParameterKind::Real && spec_->kind != ParameterKind::Integer)
-        throw InvalidParameter("--bench-sweep: '" + cl.sweepParameter + "' is not numeric");
+    if (spec_->kind == ParameterKind::Boolean)
+        throw InvalidParameter("--bench-sweep: '" + cl.sweepParameter + "' is a switch; sweep a number or a choice");
     cl.sweepFrom = schema.parse(cl.sweepParameter, m.captured(2).toStdString());
     cl.sweepTo = schema.parse(cl.sweepParameter, m.captured(3).toStdString());
     bool ok = false;

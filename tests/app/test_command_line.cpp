@@ -278,15 +278,29 @@ private slots:
         QCOMPARE(o.value("scenario").toString(), QString("ue-gaussian"));
         QCOMPARE(o.value("parameter").toString(), QString("zeta"));
         QCOMPARE(o.value("steps").toInt(), 6);
-        for (const char* part : {"compute_ms", "render_ms", "total_ms"}) {
+        for (const char* part : {"compute_ms", "render_ms", "first_figure_ms", "total_ms"}) {
             const QJsonObject s = o.value(part).toObject();
             QVERIFY2(s.contains("p50") && s.contains("p95") && s.contains("max"), part);
             QVERIFY(s.value("p50").toDouble() <= s.value("p95").toDouble());
             QVERIFY(s.value("p95").toDouble() <= s.value("max").toDouble());
         }
-        // total covers compute and render of the same update.
+        // total covers compute and render of the same update; the first figure comes before its end.
         QVERIFY(o.value("total_ms").toObject().value("max").toDouble() >=
                 o.value("render_ms").toObject().value("p50").toDouble());
+        QVERIFY(o.value("first_figure_ms").toObject().value("max").toDouble() <=
+                o.value("total_ms").toObject().value("max").toDouble());
+    }
+
+    void benchSweepStepsThroughChoices()
+    {
+        // A choice sweeps its indices: tvd … kl are the eight divergences, so 8 steps visit each.
+        const Result r = run({"--scenario", "gb-poisson", "--set", "method=gen-grid", "--bench-sweep",
+                              "divergence=tvd:kl:8", "--size", "640x480"});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(o.value("parameter").toString(), QString("divergence"));
+        QCOMPARE(o.value("steps").toInt(), 8);
+        QVERIFY(o.value("first_figure_ms").toObject().value("p50").toDouble() > 0);
     }
 };
 
