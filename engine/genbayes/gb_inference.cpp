@@ -34,6 +34,28 @@ void predictOnGrid(const gp::GpRegression& gp, const Eigen::MatrixXd& unitGrid, 
     }
 }
 
+// σ²·Matérn-3/2 + constant + white noise on the unit box, hyperparameters by marginal
+// likelihood. A fresh fit starts output scale and noise from the spread of the values (the
+// constant term lets the mean level float); a refit warm-starts from the last one, so a few
+// L-BFGS steps per acquisition suffice.
+void refitSurfaceGp(gp::GpRegression& gp, const ParameterBox& box, const Eigen::MatrixXd& thetas,
+                    const Eigen::VectorXd& values, bool fresh)
+{
+    const double mean = values.mean(), var = std::max((values.array() - mean).square().mean(), 1e-8);
+    gp.setPriorMean(mean);
+    if (fresh) {
+        gp.setKernel(
+            gp::Kernel(gp::KernelKind::Matern32, var, Eigen::VectorXd::Constant(box.dimension(), 0.3)));
+        gp.setData(toUnit(box, thetas), values);
+        gp.enableNoise(0.01 * var);
+        gp.enableConstant(var);
+    } else {
+        gp.setData(toUnit(box, thetas), values);
+    }
+    gp::fitHyperparameters(
+        gp, {.profileOutputScale = false, .minLengthscale = 0.2, .maxLengthscale = 5, .maxIterations = 30});
+}
+
 } // namespace
 
 Eigen::VectorXd gridPosterior(const Eigen::VectorXd& divergenceOnGrid, int n, double tempering)
@@ -86,24 +108,8 @@ BayesOptState runBayesOpt(const ParameterBox& box, const Eigen::MatrixXd& grid,
         ++state.step;
     };
     auto refit = [&] {
-        const Eigen::VectorXd& y = state.divergences;
-        const double mean = y.mean(), var = std::max((y.array() - mean).square().mean(), 1e-8);
-        gp.setPriorMean(mean);
-        if (!gpReady) {
-            // Output scale and noise start from the spread of the first evaluations; the
-            // constant term lets the mean level float.
-            gp.setKernel(gp::Kernel(gp::KernelKind::Matern32, var, Eigen::VectorXd::Constant(d, 0.3)));
-            gp.setData(toUnit(box, state.thetas), y);
-            gp.enableNoise(0.01 * var);
-            gp.enableConstant(var);
-            gpReady = true;
-        } else {
-            gp.setData(toUnit(box, state.thetas), y);
-        }
-        // Warm-started from the last fit: a few L-BFGS steps per acquisition.
-        gp::fitHyperparameters(
-            gp,
-            {.profileOutputScale = false, .minLengthscale = 0.2, .maxLengthscale = 5, .maxIterations = 30});
+        refitSurfaceGp(gp, box, state.thetas, state.divergences, !gpReady);
+        gpReady = true;
         state.noiseSd = std::sqrt(gp.noiseVariance());
     };
     using Clock = std::chrono::steady_clock;
@@ -152,6 +158,22 @@ BayesOptState runBayesOpt(const ParameterBox& box, const Eigen::MatrixXd& grid,
         report(false);
     }
     predictOnGrid(gp, unitGrid, state.meanOnGrid, state.sdOnGrid);
+    return state;
+}
+
+BayesOptState smoothEvaluations(const ParameterBox& box, const Eigen::MatrixXd& grid,
+                                const Eigen::MatrixXd& thetas, const Eigen::VectorXd& values)
+{
+    if (thetas.rows() != values.size() || thetas.rows() < 2 || thetas.cols() != box.dimension())
+        throw InvalidParameter("smoothing needs at least two evaluations, one θ per value");
+    BayesOptState state;
+    state.thetas = thetas;
+    state.divergences = values;
+    state.step = int(values.size());
+    gp::GpRegression gp(gp::Kernel(gp::KernelKind::Matern32, 1.0, Eigen::VectorXd::Constant(box.dimension(), 0.3)));
+    refitSurfaceGp(gp, box, thetas, values, true);
+    state.noiseSd = std::sqrt(gp.noiseVariance());
+    predictOnGrid(gp, toUnit(box, grid), state.meanOnGrid, state.sdOnGrid);
     return state;
 }
 

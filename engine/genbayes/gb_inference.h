@@ -52,4 +52,9 @@ BayesOptState runBayesOpt(const ParameterBox& box, const Eigen::MatrixXd& grid,
                           const std::function<void(const BayesOptState&)>& progress = {},
                           double progressSeconds = 0.1);
 
+// The loop's GP fitted once to evaluations made elsewhere (e.g. the θ's of a run under another
+// divergence, rescored), predicted over the grid: a surface without new evaluations.
+BayesOptState smoothEvaluations(const ParameterBox& box, const Eigen::MatrixXd& grid,
+                                const Eigen::MatrixXd& thetas, const Eigen::VectorXd& values);
+
 } // namespace evx::genbayes

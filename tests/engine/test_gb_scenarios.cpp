@@ -2,6 +2,7 @@
 // data with the true g, summary keys and data of every model, tempering that only rescales,
 // and refusals of bad input.
 #include "core/errors.h"
+#include "scenarios/genbayes/gb_scenario.h"
 #include "scenarios/registry.h"
 
 #include <QtTest>
@@ -112,6 +113,46 @@ private slots:
         const Figure half = runScenario("gb-gaussian", {{"method", 4}, {"tempering", 0.5}});
         QVERIFY(half.summary.value("method.mu.sd") > one.summary.value("method.mu.sd") * 1.2);
         QCOMPARE(half.summary.value("evaluations"), one.summary.value("evaluations"));
+    }
+
+    void revisitedSettingsReplayTheirSurfaces()
+    {
+        // Surfaces are cached per setting: going back to a divergence, or changing only τ,
+        // must give exactly what a fresh scenario computes. A new divergence first shows the
+        // previous loop's 30 evaluations rescored, before its own loop reaches 10.
+        const auto fresh = [] { return scenarios::makeGbPoissonScenario(); };
+        auto with = [&fresh](ParameterValues v) {
+            for (const auto& [k, x] : fresh()->schema().defaults())
+                v.emplace(k, x);
+            return RunInput{v, {}, {}};
+        };
+        const ParameterValues kl{{"method", 2}, {"divergence", 7}, {"acquisitions", 20}};
+        ParameterValues hellinger = kl, halfKl = kl;
+        hellinger["divergence"] = 1;
+        halfKl["tempering"] = 0.5;
+
+        const auto shared = fresh();
+        const Figure first = shared->runChecked(with(kl), {});
+        std::vector<std::string> seriesOfFirstPartial;
+        const std::atomic<bool> cancel{false};
+        const RunContext watched(&cancel, [&](const Figure& partial, double) {
+            if (seriesOfFirstPartial.empty())
+                for (const auto& series : partial.plots.at(1).series)
+                    seriesOfFirstPartial.push_back(series.name);
+        });
+        const Figure other = shared->runChecked(with(hellinger), watched);
+        QVERIFY(std::find(seriesOfFirstPartial.begin(), seriesOfFirstPartial.end(), "evaluations (30)") !=
+                seriesOfFirstPartial.end());
+        QVERIFY(other.summary.value("jsd") != first.summary.value("jsd"));
+
+        const Figure again = shared->runChecked(with(kl), {});
+        const Figure half = shared->runChecked(with(halfKl), {});
+        const Figure halfFresh = fresh()->runChecked(with(halfKl), {});
+        for (const char* key : {"jsd", "method.lambda.mean", "method.lambda.sd", "reference.lambda.sd"}) {
+            QCOMPARE(again.summary.value(key), first.summary.value(key));
+            QCOMPARE(half.summary.value(key), halfFresh.summary.value(key));
+        }
+        QVERIFY(half.summary.value("method.lambda.sd") > first.summary.value("method.lambda.sd") * 1.2);
     }
 
     void badInputIsRefused()

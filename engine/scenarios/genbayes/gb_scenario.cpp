@@ -6,9 +6,11 @@
 #include "genbayes/ratio_estimation.h"
 #include "scenarios/genbayes/gb_figure.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <functional>
+#include <string_view>
 
 namespace evx::scenarios {
 namespace {
@@ -52,15 +54,15 @@ std::vector<ParameterSpec> parametersFor(std::vector<std::string> truths,
     return p;
 }
 
-// Presets for the rows of a paper table the story needs most: both truths under squared
-// Hellinger, TVD and KL, e.g. "table2-negbin-hellinger".
+// One preset per row of a paper table: each truth under each of the eight divergences, e.g.
+// "table2-negbin-hellinger".
 std::vector<Preset> tablePresets(const std::string& table, const std::array<std::string, 2>& truthIds,
                                  const std::array<std::string, 2>& truthLabels)
 {
     std::vector<Preset> presets;
     const std::string number = table.substr(5);
-    for (Divergence d : {Divergence::Hellinger, Divergence::Tvd, Divergence::Kl})
-        for (int truth : {0, 1})
+    for (int truth : {0, 1})
+        for (Divergence d : kAllDivergences)
             presets.push_back(
                 {table + "-" + truthIds[std::size_t(truth)] + "-" + divergenceId(d),
                  "Table " + number + ": " + truthLabels[std::size_t(truth)] + ", " + divergenceLabel(d),
@@ -68,17 +70,33 @@ std::vector<Preset> tablePresets(const std::string& table, const std::array<std:
     return presets;
 }
 
-std::string cacheKey(const ParameterValues& v, const Eigen::VectorXd& theta, int repeat)
+constexpr std::size_t kSurfaceLimit = 48; // a 51³ surface with its sd is 2 MB
+
+// The values in v except the excluded names, exactly, as a map key.
+std::string valuesKey(const ParameterValues& v, std::initializer_list<std::string_view> excluded)
 {
     std::string key;
     char buf[40];
-    // Everything δ_i depends on: the truth and its parameters, seed, n, folds, method, θ.
     for (const auto& [name, value] : v) {
-        if (name == "divergence" || name == "tempering" || name == "acquisitions" || name == "ucb_beta")
+        if (std::find(excluded.begin(), excluded.end(), name) != excluded.end())
             continue;
         std::snprintf(buf, sizeof buf, "%s=%.17g;", name.c_str(), value);
         key += buf;
     }
+    return key;
+}
+
+// What δ_i depend on: the truth and its parameters, seed, n, folds and method, not the loop's
+// settings nor what is done with δ afterwards.
+std::string evaluationsKey(const ParameterValues& v)
+{
+    return valuesKey(v, {"divergence", "tempering", "acquisitions", "ucb_beta"});
+}
+
+std::string cacheKey(const ParameterValues& v, const Eigen::VectorXd& theta, int repeat)
+{
+    std::string key = evaluationsKey(v);
+    char buf[40];
     for (Eigen::Index k = 0; k < theta.size(); ++k) {
         std::snprintf(buf, sizeof buf, "%.17g,", theta(k));
         key += buf;
@@ -112,6 +130,21 @@ Eigen::VectorXd GbScenario::cachedLogRatios(const std::string& key,
         m_cache.clear();
     m_cache.emplace(key, delta);
     return delta;
+}
+
+std::shared_ptr<const GbScenario::Surface> GbScenario::findSurface(const std::string& key) const
+{
+    std::lock_guard lock(m_cacheMutex);
+    const auto it = m_surfaces.find(key);
+    return it == m_surfaces.end() ? nullptr : it->second;
+}
+
+void GbScenario::storeSurface(const std::string& key, Surface surface) const
+{
+    std::lock_guard lock(m_cacheMutex);
+    if (m_surfaces.size() >= kSurfaceLimit)
+        m_surfaces.clear();
+    m_surfaces[key] = std::make_shared<const Surface>(std::move(surface));
 }
 
 // Classifier training is the cost that grows with the parameters: every evaluation fits one
@@ -169,7 +202,17 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
     view.truth = &truth;
     view.methodLabel = kMethodLabels[std::size_t(method)];
     view.divergenceLabel = divergenceLabel(divergence);
-    view.referenceDivergence = divergenceOnGrid(logG);
+    // The reference depends on the data and the divergence only.
+    const std::string referenceKey = "reference:" + valuesKey(v, {"method", "folds", "tempering",
+                                                                  "acquisitions", "ucb_beta"});
+    if (const auto hit = findSurface(referenceKey)) {
+        view.referenceDivergence = hit->mean;
+    } else {
+        view.referenceDivergence = divergenceOnGrid(logG);
+        Surface reference;
+        reference.mean = view.referenceDivergence;
+        storeSurface(referenceKey, std::move(reference));
+    }
     view.reference = gridPosterior(view.referenceDivergence, n, tempering);
 
     auto finishView = [&](const Eigen::VectorXd& surface) {
@@ -177,15 +220,35 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
         view.jsd = jensenShannonDistance(asVector(view.reference), asVector(view.method));
     };
     int evaluations = 0;
-    if (method == 4) { // Gen grid
+    const std::string surfaceKey = "method:" + valuesKey(v, {"tempering"});
+    if (const auto hit = findSurface(surfaceKey)) {
+        view.surfaceMean = hit->mean;
+        view.surfaceSd = hit->sd;
+        view.evaluated = hit->evaluated;
+        view.evaluatedValues = hit->values;
+        finishView(view.surfaceMean);
+        evaluations = hit->evaluations;
+    } else if (method == 4) { // Gen grid
         view.surfaceMean = divergenceOnGrid(generativeLogDensity(observed));
         finishView(view.surfaceMean);
         evaluations = int(grid.rows());
+        Surface surface;
+        surface.mean = view.surfaceMean;
+        surface.evaluations = evaluations;
+        storeSurface(surfaceKey, std::move(surface));
     } else {
         const Eigen::VectorXd logGHat = method == 3 ? generativeLogDensity(observed) : Eigen::VectorXd();
+        Evaluations made;
+        made.thetas.resize(0, box.dimension());
+        auto record = [&](const Eigen::VectorXd& theta, Eigen::VectorXd delta) {
+            made.thetas.conservativeResize(made.thetas.rows() + 1, Eigen::NoChange);
+            made.thetas.row(made.thetas.rows() - 1) = theta.transpose();
+            made.logRatios.push_back(std::move(delta));
+            return divergenceEstimate(divergence, made.logRatios.back());
+        };
         auto evaluate = [&](const Eigen::VectorXd& theta, int repeat) {
             if (method == 3)
-                return divergenceEstimate(divergence, modelLogRatios(*model, observed, theta, logGHat));
+                return record(theta, modelLogRatios(*model, observed, theta, logGHat));
             const std::string key = cacheKey(v, theta, repeat);
             const Eigen::VectorXd delta = cachedLogRatios(key, [&] {
                 // Fresh simulations at every θ (and every repeat), seeded by all the run
@@ -196,7 +259,7 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
                 return classifierLogRatios(*model, observed, theta, Classifier(method), folds,
                                            std::hash<std::string>{}(key));
             });
-            return divergenceEstimate(divergence, delta);
+            return record(theta, delta);
         };
         const int total = 10 + int(v.at("acquisitions"));
         auto progress = [&](const BayesOptState& s) {
@@ -209,6 +272,21 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
             partial.jsd = jensenShannonDistance(asVector(partial.reference), asVector(partial.method));
             context.publish(gbFigure(partial), double(s.step) / total);
         };
+        // Another divergence's evaluations, rescored with this f and smoothed once, stand in
+        // until this loop has its own: the figure answers a change of divergence at once.
+        const std::string recentKey = evaluationsKey(v);
+        std::shared_ptr<const Evaluations> recent;
+        {
+            std::lock_guard lock(m_cacheMutex);
+            if (const auto it = m_recent.find(recentKey); it != m_recent.end())
+                recent = it->second;
+        }
+        if (recent && context.wantsProgress()) {
+            Eigen::VectorXd values(recent->thetas.rows());
+            for (Eigen::Index i = 0; i < values.size(); ++i)
+                values(i) = divergenceEstimate(divergence, recent->logRatios[std::size_t(i)]);
+            progress(smoothEvaluations(box, grid, recent->thetas, values));
+        }
         const BayesOptState s = runBayesOpt(
             box, grid, evaluate,
             {.initial = 10,
@@ -223,6 +301,12 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
         view.evaluatedValues = s.divergences;
         finishView(view.surfaceMean);
         evaluations = s.step;
+        storeSurface(surfaceKey, {view.surfaceMean, view.surfaceSd, view.evaluated, view.evaluatedValues,
+                                  evaluations});
+        std::lock_guard lock(m_cacheMutex);
+        if (m_recent.size() >= kSurfaceLimit)
+            m_recent.clear();
+        m_recent[recentKey] = std::make_shared<const Evaluations>(std::move(made));
     }
 
     Figure f = gbFigure(view);

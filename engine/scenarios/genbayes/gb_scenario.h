@@ -43,10 +43,30 @@ private:
     Eigen::VectorXd cachedLogRatios(const std::string& key,
                                     const std::function<Eigen::VectorXd()>& compute) const;
 
+    // A divergence surface over the grid with the evaluations behind it.
+    struct Surface {
+        Eigen::VectorXd mean, sd;
+        Eigen::MatrixXd evaluated;
+        Eigen::VectorXd values;
+        int evaluations = 0;
+    };
+    // Finished surfaces by everything but the tempering (which only rescales them), and the
+    // reference surface by the data and divergence: revisiting a setting costs no GP loop.
+    std::shared_ptr<const Surface> findSurface(const std::string& key) const;
+    void storeSurface(const std::string& key, Surface surface) const;
+    // The θ's and δ_i of the last loop per data and method, so that a new divergence can show
+    // a surface from them (rescored, smoothed once) before its own loop has run.
+    struct Evaluations {
+        Eigen::MatrixXd thetas;
+        std::vector<Eigen::VectorXd> logRatios;
+    };
+
     GbScenarioConfig m_config;
     ParameterSchema m_schema;
     mutable std::mutex m_cacheMutex;
     mutable std::map<std::string, Eigen::VectorXd> m_cache;
+    mutable std::map<std::string, std::shared_ptr<const Surface>> m_surfaces;
+    mutable std::map<std::string, std::shared_ptr<const Evaluations>> m_recent;
 };
 
 std::shared_ptr<Scenario> makeGbPoissonScenario();
