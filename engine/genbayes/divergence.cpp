@@ -8,27 +8,6 @@
 #include <cmath>
 
 namespace evx::genbayes {
-namespace {
-
-double alphaOf(Divergence d)
-{
-    switch (d) {
-    case Divergence::Alpha05:
-        return 0.5;
-    case Divergence::Alpha06:
-        return 0.6;
-    case Divergence::Alpha07:
-        return 0.7;
-    case Divergence::Alpha08:
-        return 0.8;
-    case Divergence::Alpha09:
-        return 0.9;
-    default:
-        return 0;
-    }
-}
-
-} // namespace
 
 std::string divergenceId(Divergence d)
 {
@@ -74,6 +53,24 @@ std::vector<std::string> divergenceIds()
     for (Divergence d : kAllDivergences)
         ids.push_back(divergenceId(d));
     return ids;
+}
+
+double alphaOf(Divergence d)
+{
+    switch (d) {
+    case Divergence::Alpha05:
+        return 0.5;
+    case Divergence::Alpha06:
+        return 0.6;
+    case Divergence::Alpha07:
+        return 0.7;
+    case Divergence::Alpha08:
+        return 0.8;
+    case Divergence::Alpha09:
+        return 0.9;
+    default:
+        return 0;
+    }
 }
 
 double fOfLogRatio(Divergence d, double logRatio)

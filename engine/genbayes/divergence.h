@@ -31,6 +31,7 @@ std::vector<std::string> divergenceIds(); // in kAllDivergences order, for choic
 
 // f at r = exp(logRatio), exactly as the table above (no clipping).
 double fOfLogRatio(Divergence d, double logRatio);
+double alphaOf(Divergence d); // the α of an α-divergence, 0 for the others
 
 // f after clipping log r to [−5, 3] (TVD: [−5, 0]) as the paper does before every estimate:
 // bounded values keep one wild classifier logit from dominating D̂_f.

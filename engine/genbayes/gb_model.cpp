@@ -47,6 +47,13 @@ double logNormalDensity(double x, double mean, double variance)
     return -0.5 * (x - mean) * (x - mean) / variance - 0.5 * std::log(variance) - kLogSqrt2Pi;
 }
 
+// log N(residual; 0, exp(logVariance)) element-wise.
+Eigen::VectorXd logNormalDensities(const Eigen::ArrayXd& residuals, double logVariance)
+{
+    const double scale = -0.5 * std::exp(-logVariance), offset = -0.5 * logVariance - kLogSqrt2Pi;
+    return (residuals.square() * scale + offset).matrix();
+}
+
 class PoissonModel final : public GbModel {
 public:
     ParameterBox box() const override
@@ -57,6 +64,10 @@ public:
     double logLikelihood(const Eigen::VectorXd& t, const Eigen::RowVectorXd& p) const override
     {
         return logPoisson(p(0), t(0));
+    }
+    Eigen::VectorXd logLikelihoods(const Eigen::VectorXd& t, const Points& points) const override
+    {
+        return points.col(0).unaryExpr([&](double x) { return logPoisson(x, t(0)); });
     }
     Points simulate(const Eigen::VectorXd& t, int count, std::mt19937_64& rng) const override
     {
@@ -82,6 +93,10 @@ public:
     double logLikelihood(const Eigen::VectorXd& t, const Eigen::RowVectorXd& p) const override
     {
         return logNormalDensity(p(0), t(0), std::exp(t(1)));
+    }
+    Eigen::VectorXd logLikelihoods(const Eigen::VectorXd& t, const Points& points) const override
+    {
+        return logNormalDensities(points.col(0).array() - t(0), t(1));
     }
     Points simulate(const Eigen::VectorXd& t, int count, std::mt19937_64& rng) const override
     {
@@ -115,6 +130,10 @@ public:
     double logLikelihood(const Eigen::VectorXd& t, const Eigen::RowVectorXd& p) const override
     {
         return logNormalDensity(p(1), t(0) + t(1) * p(0), std::exp(t(2)));
+    }
+    Eigen::VectorXd logLikelihoods(const Eigen::VectorXd& t, const Points& points) const override
+    {
+        return logNormalDensities(points.col(1).array() - t(0) - t(1) * points.col(0).array(), t(2));
     }
     Points simulate(const Eigen::VectorXd& t, int count, std::mt19937_64& rng) const override
     {

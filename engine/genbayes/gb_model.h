@@ -33,6 +33,9 @@ public:
     virtual ParameterBox box() const = 0;
     // log p(point | θ) (regression: log p(y | x, θ)).
     virtual double logLikelihood(const Eigen::VectorXd& theta, const Eigen::RowVectorXd& point) const = 0;
+    // log p(point | θ) for every row at once: the reference and Gen grid need it at every grid
+    // point (13 million terms on the regression's 51³ grid), where a call per point costs most.
+    virtual Eigen::VectorXd logLikelihoods(const Eigen::VectorXd& theta, const Points& points) const = 0;
     // count points from p(· | θ). Simulation is by inverse CDFs of the uniforms rng gives, so
     // the same seed at two θ's gives common random numbers (METHODS §4, lead 2).
     virtual Points simulate(const Eigen::VectorXd& theta, int count, std::mt19937_64& rng) const = 0;

@@ -43,9 +43,7 @@ LogisticFit fitLogisticVb(const LogisticData& data, const VbOptions& options)
     double alpha = options.a0 / options.b0;
     LogisticFit fit;
     for (fit.iterations = 1; fit.iterations <= options.maxIterations; ++fit.iterations) {
-        Eigen::VectorXd lambda(n);
-        for (Eigen::Index i = 0; i < n; ++i)
-            lambda(i) = jaakkolaLambda(xi(i));
+        const Eigen::VectorXd lambda = xi.unaryExpr(&jaakkolaLambda);
         Eigen::MatrixXd precision = 2 * z.transpose() * lambda.asDiagonal() * z;
         precision(0, 0) += kInterceptPrecision;
         precision.diagonal().tail(d).array() += alpha;
@@ -56,8 +54,7 @@ LogisticFit fitLogisticVb(const LogisticData& data, const VbOptions& options)
         const Eigen::MatrixXd s = llt.solve(Eigen::MatrixXd::Identity(d + 1, d + 1));
         const Eigen::VectorXd mNew = s * target;
         const Eigen::MatrixXd second = s + mNew * mNew.transpose();
-        for (Eigen::Index i = 0; i < n; ++i)
-            xi(i) = std::sqrt(std::max(0.0, z.row(i).dot(second * z.row(i).transpose())));
+        xi = ((z * second).array() * z.array()).rowwise().sum().max(0.0).sqrt().matrix();
         const double bN = options.b0 + 0.5 * (mNew.tail(d).squaredNorm() + s.diagonal().tail(d).sum());
         alpha = (options.a0 + 0.5 * double(d)) / bN;
         const double change = (mNew - m).cwiseAbs().maxCoeff();

@@ -47,10 +47,7 @@ Eigen::VectorXd classifierLogRatios(const GbModel& model, const Points& observed
 Eigen::VectorXd modelLogRatios(const GbModel& model, const Points& observed, const Eigen::VectorXd& theta,
                                const Eigen::VectorXd& logG)
 {
-    Eigen::VectorXd r(observed.rows());
-    for (Eigen::Index i = 0; i < observed.rows(); ++i)
-        r(i) = model.logLikelihood(theta, observed.row(i)) - logG(i);
-    return r;
+    return model.logLikelihoods(theta, observed) - logG;
 }
 
 Eigen::VectorXd truthLogDensity(const Truth& truth, const Points& observed)
@@ -94,10 +91,22 @@ Eigen::VectorXd generativeLogDensity(const Points& observed, double bandwidth)
 
 double divergenceEstimate(Divergence d, const Eigen::VectorXd& logRatios)
 {
-    double sum = 0;
-    for (double r : logRatios)
-        sum += clippedF(d, r);
-    return sum / double(logRatios.size());
+    // The mean of clippedF(d, r_i), as whole-array operations: the reference evaluates it at
+    // every grid point, and Eigen's vectorised exp is several times faster than a call per
+    // term. 1 − exp(·) instead of −expm1(·) costs at most 1e-16 absolute per term.
+    const Eigen::ArrayXd r = logRatios.array().max(-5.0).min(d == Divergence::Tvd ? 0.0 : 3.0);
+    switch (d) {
+    case Divergence::Kl:
+        return -r.mean();
+    case Divergence::Hellinger:
+        return (1 - (0.5 * r).exp()).mean();
+    case Divergence::Tvd:
+        return 0.5 * (1 - r.exp()).mean(); // r ≤ 0 after clipping: |1 − e^r| = 1 − e^r
+    default: {
+        const double a = alphaOf(d);
+        return (1 - ((1 - a) * r).exp()).mean() / (a * (1 - a));
+    }
+    }
 }
 
 } // namespace evx::genbayes
