@@ -11,6 +11,7 @@
 #include "genbayes/logistic.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <vector>
 
@@ -85,19 +86,37 @@ LogisticFit fitLogisticL1(const LogisticData& data, double c, const L1Options& o
 LogisticFit fitLogisticL1Cv(const LogisticData& data, const L1Options& options)
 {
     const Eigen::Index n = data.features.rows(), d = data.features.cols();
-    // Stratified folds in data order (scikit-learn's StratifiedKFold without shuffling).
+    // Stratified folds as scikit-learn's StratifiedKFold without shuffling, so that C is chosen
+    // on the same splits as LogisticRegressionCV: with the labels sorted (0s first), position
+    // p goes to fold p mod K; each class then fills its folds with contiguous runs of its
+    // points in data order, as many as it has positions in each fold.
+    const int k = options.folds;
+    std::array<Eigen::Index, 2> count{0, 0};
+    for (Eigen::Index i = 0; i < n; ++i)
+        ++count[data.labels(i) > 0.5];
+    std::array<std::vector<int>, 2> foldsOfClass;
+    for (int label : {0, 1}) {
+        const Eigen::Index start = label == 0 ? 0 : count[0];
+        for (int f = 0; f < k; ++f) {
+            Eigen::Index positions = 0; // p in [start, start + count) with p ≡ f (mod K)
+            for (Eigen::Index p = start; p < start + count[std::size_t(label)]; ++p)
+                positions += p % k == f;
+            foldsOfClass[std::size_t(label)].insert(foldsOfClass[std::size_t(label)].end(),
+                                                    std::size_t(positions), f);
+        }
+    }
     std::vector<int> fold(static_cast<std::size_t>(n));
-    int seen[2] = {0, 0};
+    std::array<std::size_t, 2> seen{0, 0};
     for (Eigen::Index i = 0; i < n; ++i) {
         const int label = data.labels(i) > 0.5;
-        fold[std::size_t(i)] = seen[label]++ % options.folds;
+        fold[std::size_t(i)] = foldsOfClass[std::size_t(label)][seen[std::size_t(label)]++];
     }
     std::vector<double> grid(static_cast<std::size_t>(options.gridSize));
     for (int k = 0; k < options.gridSize; ++k)
         grid[std::size_t(k)] = std::pow(10.0, -4 + 8.0 * k / std::max(1, options.gridSize - 1));
 
     std::vector<double> loss(grid.size(), 0);
-    for (int f = 0; f < options.folds; ++f) {
+    for (int f = 0; f < k; ++f) {
         std::vector<Eigen::Index> train, test;
         for (Eigen::Index i = 0; i < n; ++i)
             (fold[std::size_t(i)] == f ? test : train).push_back(i);

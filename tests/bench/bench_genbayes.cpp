@@ -4,6 +4,8 @@
 #include "genbayes/logistic.h"
 #include "genbayes/ratio_estimation.h"
 
+#include <QFile>
+#include <QTextStream>
 #include <QtTest>
 
 using namespace evx::genbayes;
@@ -20,6 +22,21 @@ LogisticData foldData(const GbModel& model, const Truth& truth, const Eigen::Vec
     d.features << fs, fo;
     d.labels << Eigen::VectorXd::Ones(81), Eigen::VectorXd::Zero(81);
     return d;
+}
+
+void dumpFoldData(const QString& path, const LogisticData& d, const LogisticFit& fit)
+{
+    QFile f(path);
+    QVERIFY2(f.open(QIODevice::WriteOnly | QIODevice::Truncate), qPrintable(path));
+    QTextStream out(&f);
+    out.setRealNumberPrecision(17);
+    for (Eigen::Index i = 0; i < d.features.rows(); ++i) {
+        out << d.labels(i);
+        for (Eigen::Index k = 0; k < d.features.cols(); ++k)
+            out << ',' << d.features(i, k);
+        out << ',' << fit.decision(d.features.row(i)) << ',' << fit.penalty << '\n';
+    }
+    QVERIFY(f.flush());
 }
 
 } // namespace
@@ -49,6 +66,10 @@ private slots:
         const LogisticData d = foldData(*model, truth,
                                         regression ? Eigen::Vector3d(0, -1, std::log(0.25)).eval()
                                                    : Eigen::VectorXd::Constant(1, 2.5));
+        // For the side-by-side with scikit-learn (tests/reference/logistic_cv_sklearn): the
+        // exact fold data, and our decision values on it.
+        if (const QByteArray dir = qgetenv("EVX_DUMP_FOLD_DATA"); !dir.isEmpty() && solver == 2)
+            dumpFoldData(dir + (regression ? "/regression.csv" : "/poisson.csv"), d, fitLogisticL1Cv(d));
         LogisticFit fit;
         QBENCHMARK
         {
