@@ -39,13 +39,13 @@ void predictOnGrid(const gp::GpRegression& gp, const Eigen::MatrixXd& unitGrid, 
 // constant term lets the mean level float); a refit warm-starts from the last one, so a few
 // L-BFGS steps per acquisition suffice.
 void refitSurfaceGp(gp::GpRegression& gp, const ParameterBox& box, const Eigen::MatrixXd& thetas,
-                    const Eigen::VectorXd& values, bool fresh)
+                    const Eigen::VectorXd& values, bool fresh, gp::KernelKind kernel)
 {
     const double mean = values.mean(), var = std::max((values.array() - mean).square().mean(), 1e-8);
     gp.setPriorMean(mean);
     if (fresh) {
         gp.setKernel(
-            gp::Kernel(gp::KernelKind::Matern32, var, Eigen::VectorXd::Constant(box.dimension(), 0.3)));
+            gp::Kernel(kernel, var, Eigen::VectorXd::Constant(box.dimension(), 0.3)));
         gp.setData(toUnit(box, thetas), values);
         gp.enableNoise(0.01 * var);
         gp.enableConstant(var);
@@ -93,7 +93,7 @@ BayesOptState runBayesOpt(const ParameterBox& box, const Eigen::MatrixXd& grid,
 
     BayesOptState state;
     state.thetas.resize(0, d);
-    gp::GpRegression gp(gp::Kernel(gp::KernelKind::Matern32, 1.0, Eigen::VectorXd::Constant(d, 0.2)));
+    gp::GpRegression gp(gp::Kernel(options.kernel, 1.0, Eigen::VectorXd::Constant(d, 0.2)));
     bool gpReady = false;
     auto addEvaluation = [&](const Eigen::VectorXd& theta) {
         context.checkCancelled();
@@ -108,7 +108,7 @@ BayesOptState runBayesOpt(const ParameterBox& box, const Eigen::MatrixXd& grid,
         ++state.step;
     };
     auto refit = [&] {
-        refitSurfaceGp(gp, box, state.thetas, state.divergences, !gpReady);
+        refitSurfaceGp(gp, box, state.thetas, state.divergences, !gpReady, options.kernel);
         gpReady = true;
         state.noiseSd = std::sqrt(gp.noiseVariance());
     };
@@ -162,7 +162,8 @@ BayesOptState runBayesOpt(const ParameterBox& box, const Eigen::MatrixXd& grid,
 }
 
 BayesOptState smoothEvaluations(const ParameterBox& box, const Eigen::MatrixXd& grid,
-                                const Eigen::MatrixXd& thetas, const Eigen::VectorXd& values)
+                                const Eigen::MatrixXd& thetas, const Eigen::VectorXd& values,
+                                gp::KernelKind kernel)
 {
     if (thetas.rows() != values.size() || thetas.rows() < 2 || thetas.cols() != box.dimension())
         throw InvalidParameter("smoothing needs at least two evaluations, one θ per value");
@@ -170,8 +171,8 @@ BayesOptState smoothEvaluations(const ParameterBox& box, const Eigen::MatrixXd& 
     state.thetas = thetas;
     state.divergences = values;
     state.step = int(values.size());
-    gp::GpRegression gp(gp::Kernel(gp::KernelKind::Matern32, 1.0, Eigen::VectorXd::Constant(box.dimension(), 0.3)));
-    refitSurfaceGp(gp, box, thetas, values, true);
+    gp::GpRegression gp(gp::Kernel(kernel, 1.0, Eigen::VectorXd::Constant(box.dimension(), 0.3)));
+    refitSurfaceGp(gp, box, thetas, values, true, kernel);
     state.noiseSd = std::sqrt(gp.noiseVariance());
     predictOnGrid(gp, toUnit(box, grid), state.meanOnGrid, state.sdOnGrid);
     return state;

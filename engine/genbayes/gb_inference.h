@@ -2,14 +2,17 @@
 // From divergence estimates to a posterior on the grid (METHODS.md §4):
 //   p(θ | X) ∝ exp(−τ n D_f(θ)) on a uniform prior over the box (τ = 1: the paper's update),
 // with D_f either computed at every grid point (the reference, Gen grid) or smoothed by a GP
-// over θ from evaluations chosen by UCB (classifiers, Gen BayesOpt): σ²·Matérn-3/2 + constant
-// + white noise on the unit box, refitted after every acquisition, each acquisition the grid
+// over θ from evaluations chosen by UCB (classifiers, Gen BayesOpt): σ²·Matérn + constant
+// + white noise on the unit box (Matérn-5/2 by default, the paper's 3/2 on request: n = 90
+// multiplies the surface, so its curvature near the minimum sets the posterior's width, and
+// the rougher 3/2 paths turn evaluation noise into wiggles there), refitted after every acquisition, each acquisition the grid
 // point maximising the UCB of the log posterior, −n μ_D + β n σ_D (n only scales it: the
 // point minimising μ_D − β σ_D).
 
 #include "core/run_context.h"
 #include "genbayes/divergence.h"
 #include "genbayes/gb_model.h"
+#include "gp/kernel.h"
 
 #include <functional>
 #include <vector>
@@ -31,6 +34,7 @@ struct BayesOptOptions {
     double beta = 5;
     std::uint64_t seed = 1;   // of the initial points and of the candidate subsets
     int maxCandidates = 4096; // larger grids are searched on a fresh random subset each step
+    gp::KernelKind kernel = gp::KernelKind::Matern52; // of the surface GP (σ² · k + constant + noise)
 };
 
 struct BayesOptState {
@@ -55,6 +59,7 @@ BayesOptState runBayesOpt(const ParameterBox& box, const Eigen::MatrixXd& grid,
 // The loop's GP fitted once to evaluations made elsewhere (e.g. the θ's of a run under another
 // divergence, rescored), predicted over the grid: a surface without new evaluations.
 BayesOptState smoothEvaluations(const ParameterBox& box, const Eigen::MatrixXd& grid,
-                                const Eigen::MatrixXd& thetas, const Eigen::VectorXd& values);
+                                const Eigen::MatrixXd& thetas, const Eigen::VectorXd& values,
+                                gp::KernelKind kernel);
 
 } // namespace evx::genbayes

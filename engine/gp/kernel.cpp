@@ -9,6 +9,7 @@
 namespace evx::gp {
 namespace {
 constexpr double kSqrt3 = 1.7320508075688772;
+constexpr double kSqrt5 = 2.23606797749979;
 // Grids shorter than this are not worth the bookkeeping below.
 constexpr Eigen::Index kMinGridPoints = 16;
 // Columns per exact anchor in gaussianToGrid: k multiplications from an anchor cost ~k²/2 ulps
@@ -80,7 +81,7 @@ Kernel::Kernel(KernelKind kind, double outputScale, Eigen::VectorXd lengthscales
 
 double Kernel::diagonal() const
 {
-    if (m_kind == KernelKind::Matern32)
+    if (m_kind != KernelKind::Gaussian)
         return m_h;
     double norm = m_h;
     for (int d = 0; d < m_w.size(); ++d)
@@ -97,6 +98,10 @@ double Kernel::operator()(const double* x, const double* y) const
     }
     if (m_kind == KernelKind::Gaussian)
         return diagonal() * std::exp(-0.5 * r2);
+    if (m_kind == KernelKind::Matern52) {
+        const double s = kSqrt5 * std::sqrt(r2);
+        return m_h * (1 + s + s * s / 3) * std::exp(-s);
+    }
     const double s = kSqrt3 * std::sqrt(r2);
     return m_h * (1 + s) * std::exp(-s);
 }
@@ -193,11 +198,15 @@ std::vector<Eigen::MatrixXd> Kernel::matrixGradients(const Eigen::MatrixXd& x, c
                     // N(x|x', w²) ∝ w⁻¹ exp(−u²/2): ∂/∂log w = (u² − 1)·k
                     gd(i, j) = k(i, j) * (u2 - 1);
                 } else {
-                    // ∂/∂log w_d of h(1+√3r)e^{−√3r} = 3h e^{−√3r} u_d²
                     double r2 = 0;
                     for (int e = 0; e < dims; ++e)
                         r2 += std::pow((x(i, e) - x(j, e)) / m_w[e], 2);
-                    gd(i, j) = 3 * m_h * std::exp(-kSqrt3 * std::sqrt(r2)) * u2;
+                    const double r = std::sqrt(r2);
+                    // ∂r/∂log w_d = −u_d²/r, so ∂k/∂log w_d = −k'(r) u_d²/r:
+                    //   Matérn-3/2: 3h e^{−√3r} u_d²;  Matérn-5/2: (5/3) h (1 + √5r) e^{−√5r} u_d².
+                    gd(i, j) = m_kind == KernelKind::Matern52
+                                   ? 5.0 / 3.0 * m_h * (1 + kSqrt5 * r) * std::exp(-kSqrt5 * r) * u2
+                                   : 3 * m_h * std::exp(-kSqrt3 * r) * u2;
                 }
             }
         g.push_back(std::move(gd));

@@ -6,6 +6,8 @@
 //             are Gaussian integrals in closed form (eq. 1.36–1.39).
 // Matérn-3/2: k(x, x') = h · (1 + √3 r) exp(−√3 r), r² = Σ_d (x_d − x'_d)² / w_d²; its integrals
 //             against a Gaussian are done numerically (bq/kernel_means.h).
+// Matérn-5/2: k(x, x') = h · (1 + √5 r + 5r²/3) exp(−√5 r): twice differentiable paths, for
+//             surfaces whose curvature matters (the generalised-Bayes divergence surfaces).
 //
 // Hyperparameters live in log space: θ = (log h, log w_1, …, log w_d).
 // Points are the rows of a matrix (n × d).
@@ -16,7 +18,7 @@
 
 namespace evx::gp {
 
-enum class KernelKind { Gaussian, Matern32 };
+enum class KernelKind { Gaussian, Matern32, Matern52 };
 
 class Kernel {
 public:

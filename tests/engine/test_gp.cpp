@@ -6,6 +6,8 @@
 #include "gp/fixed_point_predictor.h"
 #include "gp/gp_regression.h"
 
+#include <boost/math/special_functions/bessel.hpp>
+
 #include <QtTest>
 #include <cmath>
 #include <random>
@@ -51,6 +53,8 @@ private slots:
         QTest::newRow("gaussian-2d") << KernelKind::Gaussian << 2 << 0.3;
         QTest::newRow("matern32-1d") << KernelKind::Matern32 << 1 << 0.0;
         QTest::newRow("matern32-2d") << KernelKind::Matern32 << 2 << -0.2;
+        QTest::newRow("matern52-1d") << KernelKind::Matern52 << 1 << 0.0;
+        QTest::newRow("matern52-2d") << KernelKind::Matern52 << 2 << 0.1;
     }
     void likelihoodGradientMatchesFiniteDifferences()
     {
@@ -92,11 +96,32 @@ private slots:
         }
     }
 
+    void maternKernelsMatchTheBesselForm()
+    {
+        // The general Matérn form h·2^{1−ν}/Γ(ν)·(√(2ν) r)^ν K_ν(√(2ν) r), with Boost's K_ν,
+        // against the closed forms at ν = 3/2 and 5/2; anisotropic lengthscales in 2-D.
+        const Eigen::Vector2d w(0.7, 1.9);
+        const double h = 1.3;
+        for (auto [kind, nu] : {std::pair{KernelKind::Matern32, 1.5}, std::pair{KernelKind::Matern52, 2.5}}) {
+            const Kernel k(kind, h, w);
+            for (double t : {0.05, 0.4, 1.0, 2.5, 6.0}) {
+                const double x[2] = {0.3, -0.2}, y[2] = {0.3 + t * w[0] * 0.6, -0.2 + t * w[1] * 0.8};
+                const double r = t, z = std::sqrt(2 * nu) * r; // (0.6² + 0.8²) = 1
+                const double bessel = h * std::pow(2, 1 - nu) / std::tgamma(nu) * std::pow(z, nu) *
+                                      boost::math::cyl_bessel_k(nu, z);
+                QVERIFY2(std::fabs(k(x, y) - bessel) < 1e-12 * h,
+                         qPrintable(QString("ν %1, r %2: %3 vs %4").arg(nu).arg(r).arg(k(x, y)).arg(bessel)));
+            }
+            QCOMPARE(k.diagonal(), h);
+        }
+    }
+
     void rankOneUpdateMatchesFullRefit_data()
     {
         QTest::addColumn<KernelKind>("kind");
         QTest::newRow("gaussian") << KernelKind::Gaussian;
         QTest::newRow("matern32") << KernelKind::Matern32;
+        QTest::newRow("matern52") << KernelKind::Matern52;
     }
     void rankOneUpdateMatchesFullRefit()
     {

@@ -49,6 +49,9 @@ std::vector<ParameterSpec> parametersFor(std::vector<std::string> truths,
                                  "Evaluations after the 10 initial ones, each at the UCB maximiser", true));
     p.push_back(
         realParameter("ucb_beta", "UCB β", "", 0, 20, 5, "Exploration weight: acquire at max −n(μ − β σ)"));
+    p.push_back(choiceParameter("surface_kernel", "Surface GP kernel", {"matern52", "matern32"}, 0,
+                                "Matérn kernel of the GP over θ: 5/2 (default, smoother curvature near the "
+                                "minimum) or the paper's 3/2"));
     p.push_back(realParameter("tempering", "Tempering τ", "", 0.05, 2, 1,
                               "Posterior ∝ exp(−τ n D̂_f(θ)); changing it reuses every evaluation"));
     return p;
@@ -90,7 +93,7 @@ std::string valuesKey(const ParameterValues& v, std::initializer_list<std::strin
 // settings nor what is done with δ afterwards.
 std::string evaluationsKey(const ParameterValues& v)
 {
-    return valuesKey(v, {"divergence", "tempering", "acquisitions", "ucb_beta"});
+    return valuesKey(v, {"divergence", "tempering", "acquisitions", "ucb_beta", "surface_kernel"});
 }
 
 std::string cacheKey(const ParameterValues& v, const Eigen::VectorXd& theta, int repeat)
@@ -173,6 +176,7 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
         throw InvalidParameter("n_obs (" + std::to_string(n) + ") must be at least the number of folds K (" +
                                std::to_string(folds) + ")");
     const Divergence divergence = *divergenceFromId(divergenceIds()[std::size_t(v.at("divergence"))]);
+    const gp::KernelKind kernel = v.at("surface_kernel") == 0 ? gp::KernelKind::Matern52 : gp::KernelKind::Matern32;
     const double tempering = v.at("tempering");
     const auto seed = std::uint64_t(v.at("seed"));
     const std::unique_ptr<GbModel> model = m_config.model();
@@ -203,8 +207,8 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
     view.methodLabel = kMethodLabels[std::size_t(method)];
     view.divergenceLabel = divergenceLabel(divergence);
     // The reference depends on the data and the divergence only.
-    const std::string referenceKey = "reference:" + valuesKey(v, {"method", "folds", "tempering",
-                                                                  "acquisitions", "ucb_beta"});
+    const std::string referenceKey = "reference:" + valuesKey(v, {"method", "folds", "tempering", "acquisitions",
+                                                                  "ucb_beta", "surface_kernel"});
     if (const auto hit = findSurface(referenceKey)) {
         view.referenceDivergence = hit->mean;
     } else {
@@ -285,14 +289,15 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
             Eigen::VectorXd values(recent->thetas.rows());
             for (Eigen::Index i = 0; i < values.size(); ++i)
                 values(i) = divergenceEstimate(divergence, recent->logRatios[std::size_t(i)]);
-            progress(smoothEvaluations(box, grid, recent->thetas, values));
+            progress(smoothEvaluations(box, grid, recent->thetas, values, kernel));
         }
         const BayesOptState s = runBayesOpt(
             box, grid, evaluate,
             {.initial = 10,
              .acquisitions = int(v.at("acquisitions")),
              .beta = v.at("ucb_beta"),
-             .seed = seed + 1},
+             .seed = seed + 1,
+             .kernel = kernel},
             context, context.wantsProgress() ? std::function<void(const BayesOptState&)>(progress) : nullptr,
             kPublishSeconds);
         view.surfaceMean = s.meanOnGrid;
