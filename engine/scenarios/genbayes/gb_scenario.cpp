@@ -169,6 +169,7 @@ std::vector<WorkBudget> GbScenario::workBudget(const RunInput& input) const
 
 Figure GbScenario::run(const ParameterValues& input, const RunContext& context) const
 {
+    context.checkCancelled(); // a cached surface below would otherwise answer a cancelled run
     const ParameterValues v = m_schema.complete(input);
     const int n = int(v.at("n_obs")), folds = int(v.at("folds"));
     const int method = int(v.at("method"));
