@@ -15,6 +15,7 @@
 #include "scenarios/quadrature/bq_1d_scenario.h"
 #include "scenarios/quadrature/bq_evidence_scenario.h"
 #include "scenarios/quadrature/bq_2d_marginal_scenario.h"
+#include "scenarios/bnn/identifiability_scenario.h"
 #include "scenarios/genbayes/gb_scenario.h"
 
 #include <algorithm>
@@ -43,6 +44,7 @@ ScenarioRegistry::ScenarioRegistry()
     m_scenarios.push_back(scenarios::makeGbPoissonScenario());
     m_scenarios.push_back(scenarios::makeGbGaussianScenario());
     m_scenarios.push_back(scenarios::makeGbRegressionScenario());
+    m_scenarios.push_back(std::make_shared<scenarios::BnnIdentifiabilityScenario>());
 }
 
 const ScenarioRegistry& ScenarioRegistry::instance()
