@@ -29,11 +29,14 @@ public:
     const UniformGrid& yGrid() const { return m_y; }
 
 private:
-    JointTable(const UniformGrid& x, const UniformGrid& y, Eigen::ArrayXXd density);
+    JointTable(const UniformGrid& x, const UniformGrid& y, Eigen::ArrayXXd logDensity);
     void normalise();
 
     UniformGrid m_x, m_y;
-    Eigen::ArrayXXd m_p; // (i, j): density at (x_i, y_j)
+    // (i, j): log density at (x_i, y_j). Kept in logs: after evidence far out in y the mass
+    // there is below 1e-308 of the peak, and a second update that moves it back must still
+    // find it (ue-commutativity with ζ_a = −6, σ_a = 2 and ζ_b = 3, σ_b = 0.3).
+    Eigen::ArrayXXd m_logP;
 };
 
 } // namespace evx::evidence

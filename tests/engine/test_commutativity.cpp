@@ -23,6 +23,9 @@ private slots:
         QTest::newRow("defaults") << -1.5 << 0.7 << 2.0 << 0.7;
         QTest::newRow("contradictory") << -3.0 << 0.4 << 3.0 << 0.4;
         QTest::newRow("agreeing, different spread") << 1.8 << 0.5 << 2.2 << 1.2;
+        // After A, the mass near y = 3 is below 1e-308 of the peak: a table kept as densities
+        // underflowed there and B found nothing ("updated joint vanishes").
+        QTest::newRow("far apart, B sharp") << -6.0 << 2.0 << 3.0 << 0.3;
     }
     void outcomes()
     {
