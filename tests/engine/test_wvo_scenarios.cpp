@@ -301,6 +301,46 @@ private slots:
         }
     }
 
+    void eightSchoolsExportTheFilesData()
+    {
+        const std::string path = EVX_SOURCE_DIR "/../shared/data/eight_schools.csv";
+        const models::CsvTable t = models::readCsv(path, {"y", "sigma"});
+        const std::vector<double> y = models::numericColumn(t, "y", path);
+        const std::vector<double> sigma = models::numericColumn(t, "sigma", path);
+        const Figure f = runScenario("wvo-eight-schools",
+                                     {{"leave_one_out", 0}, {"virtual_count", 4}, {"posterior_draws", 100}});
+        QCOMPARE(f.data.size(), std::size_t(2));
+        QCOMPARE(dataColumn(f, "y"), y);
+        QCOMPARE(dataColumn(f, "sigma"), sigma);
+        // The flat-prior posterior on the scenario's grid (140 × 120 cells over μ ∈ [−30, 40],
+        // τ ∈ [0, 40]) from the exported data alone: the same nodes, so only rounding differs.
+        const std::vector<double> ye = dataColumn(f, "y"), se = dataColumn(f, "sigma");
+        std::vector<double> logp;
+        for (int iy = 0; iy < 120; ++iy)
+            for (int ix = 0; ix < 140; ++ix) {
+                const double mu = -30 + (ix + 0.5) * 0.5, tau = (iy + 0.5) * 40.0 / 120;
+                double s = 0;
+                for (std::size_t j = 0; j < ye.size(); ++j) {
+                    const double v = se[j] * se[j] + tau * tau;
+                    s += -0.5 * (ye[j] - mu) * (ye[j] - mu) / v - 0.5 * std::log(v);
+                }
+                logp.push_back(s);
+            }
+        const double top = *std::max_element(logp.begin(), logp.end());
+        double z = 0, muMean = 0, tauMean = 0;
+        for (int iy = 0; iy < 120; ++iy)
+            for (int ix = 0; ix < 140; ++ix) {
+                const double w = std::exp(logp[std::size_t(iy * 140 + ix)] - top);
+                z += w;
+                muMean += w * (-30 + (ix + 0.5) * 0.5);
+                tauMean += w * (iy + 0.5) * 40.0 / 120;
+            }
+        QVERIFY2(std::abs(f.summary.value("original.mu.mean") - muMean / z) < 1e-9,
+                 qPrintable(QString("%1 vs %2").arg(f.summary.value("original.mu.mean"), 0, 'g', 17)
+                                .arg(muMean / z, 0, 'g', 17)));
+        QVERIFY(std::abs(f.summary.value("original.tau.mean") - tauMean / z) < 1e-9);
+    }
+
     void eightSchoolsLeaveOneOutSpreadIsSmallerForWvo_data()
     {
         QTest::addColumn<int>("seed");
@@ -372,6 +412,51 @@ private slots:
             QVERIFY2(std::abs(mean(d) - grid[d]) < 4.5 * sd(d) / std::sqrt(ess) + 0.2 * cell,
                      qPrintable(QString("dim %1: sampler %2, grid %3").arg(d).arg(mean(d)).arg(grid[d])));
         }
+    }
+
+    void ratsExportTheFilesData()
+    {
+        const std::string path = EVX_SOURCE_DIR "/../shared/data/rat_tumors.csv";
+        const models::CsvTable t = models::readCsv(path, {"y", "n"});
+        const std::vector<double> y = models::numericColumn(t, "y", path),
+                                  n = models::numericColumn(t, "n", path);
+        const Figure f = runScenario("wvo-rats", {{"leave_one_out", 0},
+                                                  {"subsampling", 0},
+                                                  {"virtual_count", 10},
+                                                  {"posterior_draws", 100}});
+        QCOMPARE(f.data.size(), std::size_t(2));
+        QCOMPARE(dataColumn(f, "tumours"), y);
+        QCOMPARE(dataColumn(f, "rats"), n);
+        // The posterior on the scenario's grid (72 × 80 cells over u ∈ [−2.5, −1.1],
+        // v ∈ [0.8, 6.0]) from the exported data alone, beta-binomial through lgamma, prior
+        // (α+β)^(−5/2) with Jacobian αβ. The same nodes: only rounding differs (~1e-12 of a
+        // cell), so 1e-8 of a cell.
+        const std::vector<double> ye = dataColumn(f, "tumours"), ne = dataColumn(f, "rats");
+        const double du = 1.4 / 72, dv = 5.2 / 80;
+        std::vector<double> logp;
+        for (int iv = 0; iv < 80; ++iv)
+            for (int iu = 0; iu < 72; ++iu) {
+                const double u = -2.5 + (iu + 0.5) * du, v = 0.8 + (iv + 0.5) * dv;
+                const double a = std::exp(v) / (1 + std::exp(-u)), b = std::exp(v) / (1 + std::exp(u));
+                double s = -2.5 * std::log(a + b) + std::log(a) + std::log(b);
+                for (std::size_t j = 0; j < ye.size(); ++j)
+                    s += std::lgamma(a + ye[j]) + std::lgamma(b + ne[j] - ye[j]) - std::lgamma(a + b + ne[j]) -
+                         std::lgamma(a) - std::lgamma(b) + std::lgamma(a + b);
+                logp.push_back(s);
+            }
+        const double top = *std::max_element(logp.begin(), logp.end());
+        double z = 0, uMean = 0, vMean = 0;
+        for (int iv = 0; iv < 80; ++iv)
+            for (int iu = 0; iu < 72; ++iu) {
+                const double w = std::exp(logp[std::size_t(iv * 72 + iu)] - top);
+                z += w;
+                uMean += w * (-2.5 + (iu + 0.5) * du);
+                vMean += w * (0.8 + (iv + 0.5) * dv);
+            }
+        QVERIFY2(std::abs(f.summary.value("original.log_ratio.mean") - uMean / z) < 1e-8 * du,
+                 qPrintable(QString("%1 vs %2").arg(f.summary.value("original.log_ratio.mean"), 0, 'g', 17)
+                                .arg(uMean / z, 0, 'g', 17)));
+        QVERIFY(std::abs(f.summary.value("original.log_sum.mean") - vMean / z) < 1e-8 * dv);
     }
 
     void ratsReconstructionAndLeaveOneOut()
