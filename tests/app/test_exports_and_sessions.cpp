@@ -137,6 +137,46 @@ private slots:
         QVERIFY(root.value("warnings").isArray());
     }
 
+    // DESIGN.md: "data" holds the observations a figure was computed from, written exactly
+    // (the engine tests recompute each scenario's numbers from them); a scenario whose only
+    // inputs are parameters writes no "data".
+    void jsonCarriesTheObservedData_data()
+    {
+        QTest::addColumn<QString>("scenario");
+        QTest::addColumn<QStringList>("columns");
+        QTest::newRow("simulated") << "wvo-normal" << QStringList{"y"};
+        QTest::newRow("built-in data set") << "wvo-eight-schools" << QStringList{"sigma", "y"};
+        QTest::newRow("parameters only") << "ue-drop-ball" << QStringList{};
+    }
+    void jsonCarriesTheObservedData()
+    {
+        QFETCH(QString, scenario);
+        QFETCH(QStringList, columns);
+        const auto s = ScenarioRegistry::instance().find(scenario.toStdString());
+        const ParameterValues values = s->schema().defaults();
+        const Figure figure = s->run(values, {});
+        const QString name = scenario + "-data.json";
+        QCOMPARE(exportFigure(path(name), {scenario, s->schema(), values, figure}, *m_view, {1000, 700}),
+                 QString());
+        const QJsonObject root = QJsonDocument::fromJson(contents(name)).object();
+        QCOMPARE(root.value("scenario").toString(), scenario);
+        if (columns.isEmpty()) {
+            QVERIFY(figure.data.empty());
+            QVERIFY(!root.contains("data"));
+            return;
+        }
+        const QJsonObject data = root.value("data").toObject();
+        QCOMPARE(data.keys(), columns); // QJsonObject keys are sorted
+        QCOMPARE(qsizetype(figure.data.size()), columns.size());
+        for (const auto& [key, v] : figure.data) {
+            const QJsonArray a = data.value(QString::fromStdString(key)).toArray();
+            QCOMPARE(a.size(), qsizetype(v.size()));
+            QVERIFY(!v.empty());
+            for (std::size_t i = 0; i < v.size(); ++i)
+                QCOMPARE(a.at(qsizetype(i)).toDouble(), v[i]);
+        }
+    }
+
     void csvHasAHeaderAndEveryPoint()
     {
         QCOMPARE(exportTo("f.csv"), QString());

@@ -2,12 +2,15 @@
 // with a within-group weight) against adaptive quadrature; data-file errors; and one short
 // run on the shared data set (compression ratio, contract keys, reconstruction quality).
 #include "core/errors.h"
+#include "models/csv_table.h"
 #include "models/scots_attainment.h"
 #include "scenarios/registry.h"
 
 #include <QtTest>
 #include <boost/math/quadrature/gauss_kronrod.hpp>
+#include <algorithm>
 #include <cmath>
+#include <map>
 #include <fstream>
 #include <numbers>
 
@@ -124,6 +127,55 @@ private slots:
                  qPrintable(QString::number(f.summary.value("kl.incremental_vs_full"))));
         // Times are reported, never asserted (machine-dependent).
         QVERIFY(f.summary.value("time.full_ms") > 0 && f.summary.value("time.incremental_ms") > 0);
+
+        // The exported data are every pupil as the model sees them, recomputed here from the
+        // CSV: grouped by school code (file order within one), verbal and social class
+        // standardised with the sample sd, female 0/1.
+        const models::CsvTable t = models::readCsv(kData, {"verbal", "attain", "sex", "social", "second"});
+        const std::vector<double> verbal = models::numericColumn(t, "verbal", kData),
+                                  attain = models::numericColumn(t, "attain", kData),
+                                  social = models::numericColumn(t, "social", kData),
+                                  second = models::numericColumn(t, "second", kData);
+        const std::size_t rows = t.rows.size();
+        auto standardised = [rows](const std::vector<double>& x) {
+            double m = 0, ss = 0;
+            for (double v : x)
+                m += v;
+            m /= rows;
+            for (double v : x)
+                ss += (v - m) * (v - m);
+            const double sd = std::sqrt(ss / (rows - 1));
+            std::vector<double> z;
+            for (double v : x)
+                z.push_back((v - m) / sd);
+            return z;
+        };
+        const std::vector<double> zv = standardised(verbal), zc = standardised(social);
+        std::map<std::string, std::vector<double>> expected;
+        const double schools = *std::max_element(second.begin(), second.end());
+        for (int code = 1; code <= int(schools); ++code)
+            for (std::size_t i = 0; i < rows; ++i)
+                if (second[i] == code) {
+                    expected["school"].push_back(code);
+                    expected["attain"].push_back(attain[i]);
+                    expected["verbal_z"].push_back(zv[i]);
+                    expected["female"].push_back(t.rows[i][t.column("sex")] == "F" ? 1 : 0);
+                    expected["social_z"].push_back(zc[i]);
+                }
+        QCOMPARE(f.data.size(), expected.size());
+        for (const auto& [name, values] : f.data) {
+            QVERIFY2(expected.count(name), name.c_str());
+            const std::vector<double>& e = expected[name];
+            QCOMPARE(values.size(), rows);
+            for (std::size_t i = 0; i < rows; ++i)
+                QVERIFY2(std::abs(values[i] - e[i]) < 1e-12,
+                         qPrintable(QString("%1[%2]: %3 vs %4").arg(name.c_str()).arg(i).arg(values[i]).arg(e[i])));
+        }
+        // A key number from the exported data alone: the pupils WVO compresses (not school 1).
+        double others = 0;
+        for (double code : expected["school"])
+            others += code != 1;
+        QCOMPARE(f.summary.value("n.original_observations"), others);
     }
 };
 

@@ -7,7 +7,9 @@
 #include "sampling/ensemble_sampler.h"
 #include "scenarios/registry.h"
 
+#include <Eigen/Dense>
 #include <QtTest>
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <numbers>
@@ -22,6 +24,16 @@ Figure runScenario(const char* id, const ParameterValues& values)
     if (!s)
         qFatal("scenario %s is not registered", id);
     return s->run(values, {});
+}
+
+// A column of the figure's exported data (JSON "data"); empty when it is missing, which the
+// length checks then report.
+std::vector<double> dataColumn(const Figure& f, const std::string& name)
+{
+    for (const auto& [key, values] : f.data)
+        if (key == name)
+            return values;
+    return {};
 }
 
 std::string writeTemp(const char* name, const std::string& text)
@@ -61,6 +73,121 @@ private slots:
         QVERIFY2(std::abs(f.summary.value("weighted.successes") - successes) < 1e-3,
                  qPrintable(QString::number(f.summary.value("weighted.successes"))));
         QCOMPARE(f.summary.value("weights.sum"), 12.0);
+    }
+
+    void betaBernoulliExportsItsObservations_data()
+    {
+        QTest::addColumn<int>("observations");
+        QTest::addColumn<int>("successes");
+        QTest::newRow("fig1") << 12 << 3;
+        QTest::newRow("40, 17") << 40 << 17;
+        QTest::newRow("no successes") << 5 << 0;
+    }
+    void betaBernoulliExportsItsObservations()
+    {
+        QFETCH(int, observations);
+        QFETCH(int, successes);
+        const Figure f =
+            runScenario("wvo-beta-bernoulli", {{"observations", observations}, {"successes", successes}});
+        QCOMPARE(f.data.size(), std::size_t(1));
+        const std::vector<double> y = dataColumn(f, "y");
+        QCOMPARE(int(y.size()), observations);
+        int ones = 0;
+        for (double v : y) {
+            QVERIFY(v == 0 || v == 1);
+            ones += v == 1;
+        }
+        QCOMPARE(ones, successes);
+        QCOMPARE(double(ones), f.summary.value("original.successes"));
+        // The conjugate posterior Beta(1 + Σy, 1 + N − Σy) from the file alone: its mean.
+        QVERIFY(std::abs(f.summary.value("original.mean") - (1.0 + ones) / (2.0 + observations)) < 1e-15);
+    }
+
+    void normalExportsTheSampleItsPosteriorUses_data()
+    {
+        QTest::addColumn<int>("observations");
+        QTest::addColumn<int>("dataSeed");
+        QTest::newRow("fig2") << 10 << 7;
+        QTest::newRow("25 observations") << 25 << 123;
+    }
+    void normalExportsTheSampleItsPosteriorUses()
+    {
+        QFETCH(int, observations);
+        QFETCH(int, dataSeed);
+        const int n = observations;
+        const Figure f = runScenario(
+            "wvo-normal", {{"observations", n}, {"data_seed", dataSeed}, {"data_mean", 3}, {"data_sd", 0.5}});
+        QCOMPARE(f.data.size(), std::size_t(1));
+        const std::vector<double> y = dataColumn(f, "y");
+        QCOMPARE(int(y.size()), n);
+        double mean = 0, ss = 0;
+        for (double v : y)
+            mean += v / n;
+        for (double v : y)
+            ss += (v - mean) * (v - mean);
+        const double s = std::sqrt(ss / (n - 1));
+        // Drawn from N(3, 0.5²): the mean within 5 standard errors (fixed seeds: deterministic).
+        QVERIFY2(std::abs(mean - 3) < 5 * 0.5 / std::sqrt(n), qPrintable(QString::number(mean)));
+        // p(μ, σ) ∝ 1/σ makes μ | y a t_{n−1}(ȳ, s²/n), symmetric about ȳ, and the scenario's
+        // grid is symmetric about ȳ too, so its posterior mean of μ is ȳ up to rounding over
+        // 121² cells (~1e-14 s). 1e-9 s is far above that and far below s/√n, how far another
+        // sample's mean would be.
+        QVERIFY2(std::abs(f.summary.value("original.mu.mean") - mean) < 1e-9 * s,
+                 qPrintable(QString("%1 vs %2").arg(f.summary.value("original.mu.mean"), 0, 'g', 17)
+                                .arg(mean, 0, 'g', 17)));
+        // The grid spans ȳ ± 8 s/√n in 121 cells: its first centre recomputes s from the data.
+        const HeatMap& map = f.plots.at(0).heatMaps.at(0);
+        const double half = 8 * s / std::sqrt(n);
+        QVERIFY(std::abs(map.xMin - (mean - half + half / 121)) < 1e-12 * (std::abs(mean) + s));
+    }
+
+    void normalHyperExportsTheSampleItsPosteriorUses()
+    {
+        const int n = 10;
+        const double tau = 1, sm = 10, ss = 5; // the defaults of tau, prior_mean_sd, prior_sigma_sd
+        const Figure f = runScenario("wvo-normal-hyper", {{"mc_draws", 0}, {"data_seed", 11}});
+        QCOMPARE(f.data.size(), std::size_t(1));
+        const std::vector<double> y = dataColumn(f, "y");
+        QCOMPARE(int(y.size()), n);
+        // The posterior of (m, σ) written here from the data alone, μ integrated out as one
+        // multivariate Normal y | m, σ ~ N(m 1, σ² I + τ² 1 1ᵀ), with the priors m ~ N(0, s_m²),
+        // σ ~ half-N(0, s_σ²), on the scenario's grid (90 × 90 cells, m ∈ ȳ ± 7 √(sd²/n + τ²),
+        // σ ∈ [0.2, 3.2] sd). The same nodes and a different algebra for the same density:
+        // only rounding differs (~1e-13), so 1e-9 of the grid's span.
+        const Eigen::Map<const Eigen::VectorXd> yv(y.data(), n);
+        const double ybar = yv.mean();
+        const double sd = std::sqrt((yv.array() - ybar).square().sum() / (n - 1));
+        const double spread = std::sqrt(sd * sd / n + tau * tau);
+        const int cells = 90;
+        const double mLo = ybar - 7 * spread, mStep = 14 * spread / cells;
+        const double sLo = 0.2 * sd, sStep = 3 * sd / cells;
+        std::vector<double> logp;
+        for (int iy = 0; iy < cells; ++iy)
+            for (int ix = 0; ix < cells; ++ix) {
+                const double m = mLo + (ix + 0.5) * mStep, sigma = sLo + (iy + 0.5) * sStep;
+                const Eigen::MatrixXd cov = sigma * sigma * Eigen::MatrixXd::Identity(n, n) +
+                                            tau * tau * Eigen::MatrixXd::Ones(n, n);
+                const Eigen::LLT<Eigen::MatrixXd> llt(cov);
+                const Eigen::VectorXd r = yv.array() - m;
+                const double logDet = 2 * Eigen::MatrixXd(llt.matrixL()).diagonal().array().log().sum();
+                logp.push_back(-0.5 * r.dot(llt.solve(r)) - 0.5 * logDet - 0.5 * m * m / (sm * sm) -
+                               0.5 * sigma * sigma / (ss * ss));
+            }
+        const double top = *std::max_element(logp.begin(), logp.end());
+        double z = 0, mMean = 0, sMean = 0;
+        for (int iy = 0; iy < cells; ++iy)
+            for (int ix = 0; ix < cells; ++ix) {
+                const double w = std::exp(logp[std::size_t(iy * cells + ix)] - top);
+                z += w;
+                mMean += w * (mLo + (ix + 0.5) * mStep);
+                sMean += w * (sLo + (iy + 0.5) * sStep);
+            }
+        mMean /= z;
+        sMean /= z;
+        QVERIFY2(std::abs(f.summary.value("original.m.mean") - mMean) < 1e-9 * 14 * spread,
+                 qPrintable(QString("%1 vs %2").arg(f.summary.value("original.m.mean"), 0, 'g', 17)
+                                .arg(mMean, 0, 'g', 17)));
+        QVERIFY(std::abs(f.summary.value("original.sigma.mean") - sMean) < 1e-9 * 3 * sd);
     }
 
     void flatExamplesReconstructFarBetterThanUnweighted_data()
@@ -174,6 +301,46 @@ private slots:
         }
     }
 
+    void eightSchoolsExportTheFilesData()
+    {
+        const std::string path = EVX_SOURCE_DIR "/../shared/data/eight_schools.csv";
+        const models::CsvTable t = models::readCsv(path, {"y", "sigma"});
+        const std::vector<double> y = models::numericColumn(t, "y", path);
+        const std::vector<double> sigma = models::numericColumn(t, "sigma", path);
+        const Figure f = runScenario("wvo-eight-schools",
+                                     {{"leave_one_out", 0}, {"virtual_count", 4}, {"posterior_draws", 100}});
+        QCOMPARE(f.data.size(), std::size_t(2));
+        QCOMPARE(dataColumn(f, "y"), y);
+        QCOMPARE(dataColumn(f, "sigma"), sigma);
+        // The flat-prior posterior on the scenario's grid (140 × 120 cells over μ ∈ [−30, 40],
+        // τ ∈ [0, 40]) from the exported data alone: the same nodes, so only rounding differs.
+        const std::vector<double> ye = dataColumn(f, "y"), se = dataColumn(f, "sigma");
+        std::vector<double> logp;
+        for (int iy = 0; iy < 120; ++iy)
+            for (int ix = 0; ix < 140; ++ix) {
+                const double mu = -30 + (ix + 0.5) * 0.5, tau = (iy + 0.5) * 40.0 / 120;
+                double s = 0;
+                for (std::size_t j = 0; j < ye.size(); ++j) {
+                    const double v = se[j] * se[j] + tau * tau;
+                    s += -0.5 * (ye[j] - mu) * (ye[j] - mu) / v - 0.5 * std::log(v);
+                }
+                logp.push_back(s);
+            }
+        const double top = *std::max_element(logp.begin(), logp.end());
+        double z = 0, muMean = 0, tauMean = 0;
+        for (int iy = 0; iy < 120; ++iy)
+            for (int ix = 0; ix < 140; ++ix) {
+                const double w = std::exp(logp[std::size_t(iy * 140 + ix)] - top);
+                z += w;
+                muMean += w * (-30 + (ix + 0.5) * 0.5);
+                tauMean += w * (iy + 0.5) * 40.0 / 120;
+            }
+        QVERIFY2(std::abs(f.summary.value("original.mu.mean") - muMean / z) < 1e-9,
+                 qPrintable(QString("%1 vs %2").arg(f.summary.value("original.mu.mean"), 0, 'g', 17)
+                                .arg(muMean / z, 0, 'g', 17)));
+        QVERIFY(std::abs(f.summary.value("original.tau.mean") - tauMean / z) < 1e-9);
+    }
+
     void eightSchoolsLeaveOneOutSpreadIsSmallerForWvo_data()
     {
         QTest::addColumn<int>("seed");
@@ -245,6 +412,51 @@ private slots:
             QVERIFY2(std::abs(mean(d) - grid[d]) < 4.5 * sd(d) / std::sqrt(ess) + 0.2 * cell,
                      qPrintable(QString("dim %1: sampler %2, grid %3").arg(d).arg(mean(d)).arg(grid[d])));
         }
+    }
+
+    void ratsExportTheFilesData()
+    {
+        const std::string path = EVX_SOURCE_DIR "/../shared/data/rat_tumors.csv";
+        const models::CsvTable t = models::readCsv(path, {"y", "n"});
+        const std::vector<double> y = models::numericColumn(t, "y", path),
+                                  n = models::numericColumn(t, "n", path);
+        const Figure f = runScenario("wvo-rats", {{"leave_one_out", 0},
+                                                  {"subsampling", 0},
+                                                  {"virtual_count", 10},
+                                                  {"posterior_draws", 100}});
+        QCOMPARE(f.data.size(), std::size_t(2));
+        QCOMPARE(dataColumn(f, "tumours"), y);
+        QCOMPARE(dataColumn(f, "rats"), n);
+        // The posterior on the scenario's grid (72 × 80 cells over u ∈ [−2.5, −1.1],
+        // v ∈ [0.8, 6.0]) from the exported data alone, beta-binomial through lgamma, prior
+        // (α+β)^(−5/2) with Jacobian αβ. The same nodes: only rounding differs (~1e-12 of a
+        // cell), so 1e-8 of a cell.
+        const std::vector<double> ye = dataColumn(f, "tumours"), ne = dataColumn(f, "rats");
+        const double du = 1.4 / 72, dv = 5.2 / 80;
+        std::vector<double> logp;
+        for (int iv = 0; iv < 80; ++iv)
+            for (int iu = 0; iu < 72; ++iu) {
+                const double u = -2.5 + (iu + 0.5) * du, v = 0.8 + (iv + 0.5) * dv;
+                const double a = std::exp(v) / (1 + std::exp(-u)), b = std::exp(v) / (1 + std::exp(u));
+                double s = -2.5 * std::log(a + b) + std::log(a) + std::log(b);
+                for (std::size_t j = 0; j < ye.size(); ++j)
+                    s += std::lgamma(a + ye[j]) + std::lgamma(b + ne[j] - ye[j]) - std::lgamma(a + b + ne[j]) -
+                         std::lgamma(a) - std::lgamma(b) + std::lgamma(a + b);
+                logp.push_back(s);
+            }
+        const double top = *std::max_element(logp.begin(), logp.end());
+        double z = 0, uMean = 0, vMean = 0;
+        for (int iv = 0; iv < 80; ++iv)
+            for (int iu = 0; iu < 72; ++iu) {
+                const double w = std::exp(logp[std::size_t(iv * 72 + iu)] - top);
+                z += w;
+                uMean += w * (-2.5 + (iu + 0.5) * du);
+                vMean += w * (0.8 + (iv + 0.5) * dv);
+            }
+        QVERIFY2(std::abs(f.summary.value("original.log_ratio.mean") - uMean / z) < 1e-8 * du,
+                 qPrintable(QString("%1 vs %2").arg(f.summary.value("original.log_ratio.mean"), 0, 'g', 17)
+                                .arg(uMean / z, 0, 'g', 17)));
+        QVERIFY(std::abs(f.summary.value("original.log_sum.mean") - vMean / z) < 1e-8 * dv);
     }
 
     void ratsReconstructionAndLeaveOneOut()

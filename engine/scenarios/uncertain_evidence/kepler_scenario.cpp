@@ -272,6 +272,12 @@ Figure KeplerScenario::run(const ParameterValues& input, const RunContext& conte
     std::snprintf(first, sizeof first, "%.3f", firstFigureSeconds);
     cost.rows.push_back({"First intermediate figure after (s)", "", "", "", first});
     figure.tables.push_back(std::move(cost));
+    // The transit times every reading is conditioned on (days; noisy when data_seed > 0),
+    // numbered as in the table: t̂_n = t_0 + (n − 1) P for a Keplerian orbit.
+    std::vector<double> transit(n);
+    for (int k = 0; k < n; ++k)
+        transit[k] = k + 1;
+    figure.data = {{"n", std::move(transit)}, {"t", observed}};
     applyEmphasis(figure, v);
     return figure;
 }

@@ -316,6 +316,24 @@ Figure WvoAttainmentScenario::runWith(const RunInput& input, const RunContext& c
     const sampling::EnsembleResult unwPost = sample(unweighted, start, opt, context);
 
     Figure f;
+    // Every pupil as the model sees them, grouped by school (codes 1..S, file order within a
+    // school): verbal and social class standardised over the file as readAttainment does,
+    // female 0/1. The full run uses all schools, the WVO compresses those other than
+    // `school`, and the incremental run adds that school's pupils.
+    std::vector<double> schoolCode, attain, verbal, female, social;
+    for (int s = 0; s < nSchools; ++s) {
+        const models::Pupils& p = data.schools[s];
+        schoolCode.insert(schoolCode.end(), p.attain.size(), s + 1);
+        attain.insert(attain.end(), p.attain.begin(), p.attain.end());
+        verbal.insert(verbal.end(), p.verbal.begin(), p.verbal.end());
+        female.insert(female.end(), p.female.begin(), p.female.end());
+        social.insert(social.end(), p.social.begin(), p.social.end());
+    }
+    f.data = {{"school", std::move(schoolCode)},
+              {"attain", std::move(attain)},
+              {"verbal_z", std::move(verbal)},
+              {"female", std::move(female)},
+              {"social_z", std::move(social)}};
     for (int k : {2, 1, 5, 6}) {
         Plot p;
         p.title = std::string("Posterior of ") + kParamNames[k];

@@ -8,6 +8,7 @@
 
 #include <boost/math/distributions/beta.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -133,6 +134,11 @@ Figure WvoBetaBernoulliScenario::run(const ParameterValues& input, const RunCont
     if (s1 == 0 || s1 == kVirtual)
         f.warnings.push_back("All virtual observations are equal: no weighting can reproduce the posterior; "
                              "change the seed or draw more virtual observations.");
+    // The N original 0/1 observations the likelihood is a product over, successes first:
+    // they are exchangeable, so only the count k enters the posterior and the order is ours.
+    std::vector<double> yOriginal(n, 0.0);
+    std::fill_n(yOriginal.begin(), k, 1.0);
+    f.data = {{"y", std::move(yOriginal)}};
     return f;
 }
 

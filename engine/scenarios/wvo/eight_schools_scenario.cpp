@@ -209,6 +209,13 @@ Figure WvoEightSchoolsScenario::run(const ParameterValues& input, const RunConte
                 clipped += full.mass()[iy * kMuCells + ix];
     if (clipped > 1e-3)
         f.warnings.push_back("The posterior reaches the edge of the prior box.");
+    // The eight schools' estimated effects y_j and their standard errors σ_j, A to H.
+    std::vector<double> effects, standardErrors;
+    for (const auto& school : models::kEightSchools) {
+        effects.push_back(school.y);
+        standardErrors.push_back(school.sigma);
+    }
+    f.data = {{"y", std::move(effects)}, {"sigma", std::move(standardErrors)}};
 
     if (!loo)
         return f;

@@ -249,6 +249,8 @@ Figure WvoNormalHyperScenario::run(const ParameterValues& input, const RunContex
     f.summary.set("objective.gain", rec.weights.objective - rec.weights.initialObjective);
     if (full.edgeMass() > 1e-3)
         f.warnings.push_back("The posterior reaches the edge of the grid.");
+    // The original group of N observations sharing one μ, as drawn from data_seed.
+    f.data = {{"y", y}};
     return f;
 }
 

@@ -186,6 +186,9 @@ Figure WvoNormalScenario::run(const ParameterValues& input, const RunContext& co
     if (pu.edgeMass() > 1e-3)
         f.warnings.push_back("The unweighted posterior reaches beyond the plotted grid; its KL is computed "
                              "with it truncated to the grid.");
+    // The original sample the posterior is conditioned on (the virtual observations and
+    // their weights are the method's, shown in the weights plot).
+    f.data = {{"y", y}};
     return f;
 }
 

@@ -178,6 +178,13 @@ Figure WvoRatsScenario::run(const ParameterValues& input, const RunContext& cont
     const wvo::GridReconstruction rec = wvo::reconstructOnGrid(rin, rng, context);
 
     Figure f;
+    // The 71 experiments (the last is the current one): tumours y_j among n_j rats.
+    std::vector<double> tumours, rats;
+    for (const models::Lab& lab : models::kRatTumors) {
+        tumours.push_back(lab.y);
+        rats.push_back(lab.n);
+    }
+    f.data = {{"tumours", std::move(tumours)}, {"rats", std::move(rats)}};
     Plot joint;
     joint.title = "p(log(α/β), log(α+β) | y): heat map original; 50% and 90% contours";
     joint.xLabel = "log(α/β)";
