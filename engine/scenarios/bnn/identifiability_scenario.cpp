@@ -99,7 +99,7 @@ Figure BnnIdentifiabilityScenario::run(const ParameterValues& input, const RunCo
         Plot p;
         p.title = "Joint log density along (W/C, (C − 1)x + Cz), relative to the truth";
         p.xLabel = "C (C = 1: the true W and z)";
-        p.yLabel = "log p(y, ẑ, Ŵ) − log p(y, z, W)  (nats)";
+        p.yLabel = "log density − the truth's (nats)";
         Series curve{"every C reproduces y exactly", SeriesKind::Line, {}, {}, 3};
         for (int k = 0; k < kCurvePoints; ++k) {
             if (k % 64 == 0)
