@@ -1,4 +1,5 @@
 #include "command_line.h"
+#include "session.h"
 
 #include "bench_sweep.h"
 #include "core/errors.h"
@@ -102,6 +103,8 @@ QString usageText()
     return "Usage:\n"
            "  evidence-explorer [--scenario ID [--preset NAME] [--set name=value ...]]\n"
            "  evidence-explorer --list-scenarios\n"
+           "  evidence-explorer --list-parameters ID         (also: --scenario ID --help)\n"
+           "  evidence-explorer FILE.evx.json [--set name=value ...] [--export FILE ...]\n"
            "  evidence-explorer --scenario ID [--preset NAME] [--set name=value ...]\n"
            "                    [--point x[,y] ...] [--data FILE]\n"
            "                    --export FILE [--export FILE ...] [--size WIDTHxHEIGHT]\n"
@@ -112,11 +115,55 @@ QString usageText()
            "Export formats: " + exportFormatList() + "\n";
 }
 
+QString parameterListText(const Scenario& scenario)
+{
+    const ScenarioInfo info = scenario.info();
+    QString out = QString("%1 — %2\n%3\n\nParameters (--set name=value):\n")
+                      .arg(QString::fromStdString(info.id), QString::fromStdString(info.title),
+                           QString::fromStdString(info.summary));
+    for (const ParameterSpec& p : scenario.schema().specs()) {
+        const QString unit = p.unit.empty() ? QString() : " " + QString::fromStdString(p.unit);
+        QString range, fallback;
+        switch (p.kind) {
+        case ParameterKind::Choice: {
+            QStringList names;
+            for (const std::string& c : p.choices)
+                names << QString::fromStdString(c);
+            range = "one of " + names.join(", ");
+            fallback = QString::fromStdString(p.choices.at(std::size_t(p.defaultValue)));
+            break;
+        }
+        case ParameterKind::Boolean:
+            range = "true or false";
+            fallback = p.defaultValue != 0 ? "true" : "false";
+            break;
+        case ParameterKind::Integer:
+            range = QString("whole number %1 … %2").arg(p.minimum).arg(p.maximum);
+            fallback = QString::number(p.defaultValue);
+            break;
+        case ParameterKind::Real:
+            range = QString("%1 … %2%3").arg(p.minimum).arg(p.maximum).arg(unit);
+            fallback = QString::number(p.defaultValue, 'g', 6) + unit;
+            break;
+        }
+        out += QString("  %1  %2\n      %3; default %4\n      %5\n")
+                   .arg(QString::fromStdString(p.name), QString::fromStdString(p.label), range, fallback,
+                        QString::fromStdString(p.tooltip));
+    }
+    const std::vector<Preset> presets = scenario.presets();
+    if (!presets.empty()) {
+        out += "\nPresets (--preset NAME):\n";
+        for (const Preset& preset : presets)
+            out += QString("  %1  %2\n").arg(QString::fromStdString(preset.name), QString::fromStdString(preset.description));
+    }
+    return out;
+}
+
 std::variant<CommandLine, QString> parseCommandLine(const QStringList& givenArgs)
 {
     const QStringList args = splitOptionValues(givenArgs);
     CommandLine cl;
-    QString scenarioId, sweepSpec;
+    QString scenarioId, sweepSpec, parametersOf;
     QStringList sets, pointTexts;
     QString dataPath;
     bool list = false, help = false, sizeGiven = false;
@@ -125,6 +172,8 @@ std::variant<CommandLine, QString> parseCommandLine(const QStringList& givenArgs
             const QString& arg = args[i];
             if (arg == "--list-scenarios")
                 list = true;
+            else if (arg == "--list-parameters")
+                parametersOf = takeValue(args, i, arg);
             else if (arg == "--help" || arg == "-h")
                 help = true;
             else if (arg == "--scenario")
@@ -144,12 +193,35 @@ std::variant<CommandLine, QString> parseCommandLine(const QStringList& givenArgs
                 sizeGiven = true;
             } else if (arg == "--bench-sweep")
                 sweepSpec = takeValue(args, i, arg);
+            else if (!arg.startsWith('-') && cl.sessionPath.isEmpty())
+                cl.sessionPath = arg;
             else
                 throw InvalidParameter(QString("unknown argument %1 (try --help)").arg(quoted(arg)).toStdString());
+        }
+        if (!parametersOf.isEmpty() || (help && !scenarioId.isEmpty())) {
+            const QString id = parametersOf.isEmpty() ? scenarioId : parametersOf;
+            cl.scenario = ScenarioRegistry::instance().find(id.toStdString());
+            if (!cl.scenario)
+                throw InvalidParameter(QString("unknown scenario %1 (see --list-scenarios)").arg(quoted(id)).toStdString());
+            cl.mode = CommandLine::Mode::ListParameters;
+            return cl;
         }
         if (help) {
             cl.mode = CommandLine::Mode::Help;
             return cl;
+        }
+        if (!cl.sessionPath.isEmpty()) {
+            // A session names its scenario, parameters, points and data file; --set may
+            // still change parameters, --export writes what it computes.
+            if (!scenarioId.isEmpty() || !cl.presetName.isEmpty() || !pointTexts.isEmpty() || !dataPath.isEmpty())
+                throw InvalidParameter("a session file names its own scenario, preset, points and data; "
+                                       "--scenario, --preset, --point and --data cannot be added to it");
+            auto loaded = loadSession(cl.sessionPath);
+            if (const auto* why = std::get_if<QString>(&loaded))
+                throw InvalidParameter(why->toStdString());
+            const Session& session = std::get<Session>(loaded);
+            scenarioId = session.scenarioId;
+            cl.input = session.input;
         }
         if (list) {
             if (!scenarioId.isEmpty() || !cl.exports.isEmpty() || !sweepSpec.isEmpty())
@@ -169,8 +241,9 @@ std::variant<CommandLine, QString> parseCommandLine(const QStringList& givenArgs
                 throw InvalidParameter(QString("unknown scenario %1 (see --list-scenarios)").arg(quoted(scenarioId)).toStdString());
             const ParameterSchema& schema = cl.scenario->schema();
             ParameterValues& values = cl.input.values;
-            values = cl.presetName.isEmpty() ? schema.defaults()
-                                             : cl.scenario->presetValues(cl.presetName.toStdString());
+            if (cl.sessionPath.isEmpty())
+                values = cl.presetName.isEmpty() ? schema.defaults()
+                                                 : cl.scenario->presetValues(cl.presetName.toStdString());
             for (const QString& set : sets) {
                 const int eq = set.indexOf('=');
                 if (eq <= 0)
@@ -231,6 +304,9 @@ int runCommandLine(const CommandLine& cl)
         }
         return 0;
     }
+    case CommandLine::Mode::ListParameters:
+        std::fputs(parameterListText(*cl.scenario).toUtf8().constData(), stdout);
+        return 0;
     case CommandLine::Mode::BenchSweep:
         return runBenchSweep(cl);
     case CommandLine::Mode::Export:

@@ -18,10 +18,11 @@ namespace evx {
 inline constexpr QSize kDefaultPlotSize{1200, 800};
 
 struct CommandLine {
-    enum class Mode { Window, List, Export, BenchSweep, Help };
+    enum class Mode { Window, List, Export, BenchSweep, Help, ListParameters };
     Mode mode = Mode::Window;
     std::shared_ptr<const Scenario> scenario;  // null: the window opens its default
     QString presetName;
+    QString sessionPath;  // a session file given on the command line (FILE.evx.json)
     RunInput input;  // the scenario's defaults overlaid with the preset and every --set; --point; --data
     QStringList exports;
     Figure figure;  // --export: computed while parsing, so the scenario's own input checks
@@ -36,6 +37,10 @@ struct CommandLine {
 std::variant<CommandLine, QString> parseCommandLine(const QStringList& arguments);
 
 QString usageText();
+
+// Every parameter of a scenario with its range, default and unit, and its presets
+// (--list-parameters ID, --scenario ID --help).
+QString parameterListText(const Scenario& scenario);
 
 // Modes that show nothing run on the offscreen platform, so no display is needed.
 bool runsWithoutDisplay(const CommandLine& commandLine);

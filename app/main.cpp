@@ -35,7 +35,9 @@ int main(int argc, char** argv)
         return evx::runCommandLine(commandLine);
 
     evx::MainWindow window;
-    if (commandLine.scenario)
+    if (!commandLine.sessionPath.isEmpty() && !arguments.contains("--set"))
+        window.openSessionFile(commandLine.sessionPath); // with its hidden series and view options
+    else if (commandLine.scenario)
         window.openScenario(QString::fromStdString(commandLine.scenario->info().id), commandLine.input);
     window.show();
     return app.exec();

@@ -2,6 +2,7 @@
 #include "app_process.h"
 #include "scenario_inputs.h"
 #include "scenarios/registry.h"
+#include "session.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -289,6 +290,65 @@ private slots:
                 o.value("render_ms").toObject().value("p50").toDouble());
         QVERIFY(o.value("first_figure_ms").toObject().value("max").toDouble() <=
                 o.value("total_ms").toObject().value("max").toDouble());
+    }
+
+    void listParametersShowsRangesDefaultsAndPresets()
+    {
+        for (const QStringList& args : {QStringList{"--list-parameters", "gb-poisson"},
+                                        QStringList{"--scenario", "gb-poisson", "--help"}}) {
+            const Result r = run(args);
+            QCOMPARE(r.exitCode, 0);
+            // Every parameter by its --set name, a choice with its choices and default, a
+            // real with its range, and the presets.
+            for (const auto& spec : evx::ScenarioRegistry::instance().find("gb-poisson")->schema().specs())
+                QVERIFY2(r.out.contains("  " + QString::fromStdString(spec.name) + "  "), spec.name.c_str());
+            QVERIFY(r.out.contains("one of tvd, hellinger, alpha-0.5, alpha-0.6, alpha-0.7, alpha-0.8, alpha-0.9, kl; "
+                                   "default hellinger"));
+            QVERIFY(r.out.contains("0.5 … 9; default 3"));
+            QVERIFY(r.out.contains("table2-negbin-hellinger"));
+        }
+        const Result bad = run({"--list-parameters", "nope"});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY(bad.err.contains("unknown scenario"));
+    }
+
+    void sessionFileOnTheCommandLine()
+    {
+        QTemporaryDir dir;
+        const auto scenario = evx::ScenarioRegistry::instance().find("ue-gaussian");
+        evx::Session session;
+        session.scenarioId = "ue-gaussian";
+        session.input.values = scenario->schema().defaults();
+        session.input.values["zeta"] = 4.5;
+        const QString path = dir.filePath("s.evx.json");
+        QVERIFY(evx::saveSession(path, session, scenario->schema()).isEmpty());
+
+        // The session's parameters are what is exported; --set still applies on top.
+        const QString out = dir.filePath("out.json");
+        Result r = run({path, "--export", out});
+        QCOMPARE(r.exitCode, 0);
+        QJsonObject o = readJson(out);
+        QCOMPARE(o.value("scenario").toString(), QString("ue-gaussian"));
+        QCOMPARE(o.value("parameters").toObject().value("zeta").toDouble(), 4.5);
+        r = run({path, "--set", "sigma_q=0.5", "--export", out});
+        QCOMPARE(r.exitCode, 0);
+        o = readJson(out);
+        QCOMPARE(o.value("parameters").toObject().value("zeta").toDouble(), 4.5);
+        QCOMPARE(o.value("parameters").toObject().value("sigma_q").toDouble(), 0.5);
+
+        // A session names its own scenario; a broken one is one clear error, exit 2.
+        r = run({path, "--scenario", "ue-discrete", "--export", out});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.err.contains("names its own scenario"));
+        QFile broken(dir.filePath("broken.evx.json"));
+        QVERIFY(broken.open(QIODevice::WriteOnly));
+        broken.write("{\"format\": \"something else\"}");
+        broken.close();
+        r = run({broken.fileName(), "--export", out});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("not an Evidence Explorer session"), qPrintable(r.err));
+        r = run({dir.filePath("missing.evx.json"), "--export", out});
+        QCOMPARE(r.exitCode, 2);
     }
 
     void benchSweepStepsThroughChoices()
