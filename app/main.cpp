@@ -3,6 +3,7 @@
 #include "table_command.h"
 
 #include <QApplication>
+#include <QIcon>
 #include <cstdio>
 
 int main(int argc, char** argv)
@@ -31,6 +32,8 @@ int main(int argc, char** argv)
     QApplication app(argc, argv);
     QApplication::setApplicationName("Evidence Explorer");
     QApplication::setOrganizationName("Evidence Explorer");
+    QApplication::setWindowIcon(QIcon(":/icons/evidence-explorer.svg"));
+    QGuiApplication::setDesktopFileName("evidence-explorer");
     if (evx::runsWithoutDisplay(commandLine))
         return evx::runCommandLine(commandLine);
 

@@ -10,7 +10,7 @@ packages=(
   libqcustomplot-dev
   libeigen3-dev libboost-dev libboost-math-dev liblbfgspp-dev
   xvfb xauth xfonts-base fonts-dejavu-core
-  imagemagick poppler-utils
+  imagemagick poppler-utils desktop-file-utils
 )
 
 # --fuzz adds clang and its sanitizer and libFuzzer runtimes for scripts/fuzz.sh.
