@@ -229,11 +229,20 @@ bool MainWindow::openScenario(const QString& id, const RunInput& input)
     m_panel->setSchema(m_scenario->schema(), input.values.empty() ? m_scenario->schema().defaults() : input.values);
     updateInputActions();
     m_plotView->resetView();
+    clearFigure(); // the last scenario's figure must not stand in for this one if its run fails
     rebuildPresetMenu();
     loadExplanation();
     updateTitle();
     requestRun();
     return true;
+}
+
+void MainWindow::clearFigure()
+{
+    m_figure = Figure{};
+    m_plotView->setFigure(m_figure);
+    m_summary->setSummary(m_figure.summary, m_figure.warnings);
+    m_warningBanner->hide();
 }
 
 void MainWindow::applyPreset(const QString& name)
@@ -320,8 +329,13 @@ void MainWindow::updateTitle()
 QString MainWindow::openSessionFile(const QString& path)
 {
     auto result = loadSession(path);
-    if (auto* why = std::get_if<QString>(&result))
+    if (auto* why = std::get_if<QString>(&result)) {
+        // Nothing of the session is applied, but the figure must not pass for its result.
+        clearFigure();
+        showError(tr("Cannot open session %1: %2. The previous settings are kept; change any to redraw.")
+                      .arg(QFileInfo(path).fileName(), *why));
         return *why;
+    }
     const Session& session = std::get<Session>(result);
     openScenario(session.scenarioId, session.input);
     m_plotView->setHiddenSeries(session.hiddenSeries);

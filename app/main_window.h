@@ -78,6 +78,7 @@ private:
     void rebuildPresetMenu();
     void requestRun();
     void showError(const QString& message);
+    void clearFigure();
     void updateTitle();
     void loadExplanation();
     bool confirmDiscard();

@@ -154,6 +154,10 @@ private slots:
         QVERIFY(error.contains("t_obs"));
         QCOMPARE(w.currentScenarioId(), QString("ue-gaussian"));
         QVERIFY(w.parameterPanel()->values() == before);
+        // The old figure does not stay up as if it were the session's: it is cleared and the
+        // banner says why.
+        QVERIFY(w.plotView()->figure().plots.empty());
+        QVERIFY(w.errorText().contains("Cannot open session bad.evx.json"));
         QVERIFY(w.openSessionFile(dir.filePath("missing.evx.json")).contains("does not exist"));
     }
 
