@@ -2,6 +2,7 @@
 
 #include "core/errors.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 
@@ -13,12 +14,15 @@ constexpr double kLastEpsilon = 1e-2;
 // A new pivot d² below this fraction of k(x, x) means x nearly duplicates the data: the
 // extended factor would lose most of its digits, so refactor with jitter instead.
 constexpr double kPivotFloor = 1e-13;
+// Below this capacity a regrowth copies less than an append costs anyway.
+constexpr int kMigrateFrom = 64;
 }  // namespace
 
 void CheckedCholesky::reserve(int n)
 {
     if (m_l.rows() >= n)
         return;
+    abortMigration();
     const int cap = std::max(n, 2 * int(m_l.rows()) + 8);
     Eigen::MatrixXd l = Eigen::MatrixXd::Zero(cap, cap), k = Eigen::MatrixXd::Zero(cap, cap);
     l.topLeftCorner(m_n, m_n) = m_l.topLeftCorner(m_n, m_n);
@@ -27,8 +31,26 @@ void CheckedCholesky::reserve(int n)
     m_k.swap(k);
 }
 
+void CheckedCholesky::abortMigration()
+{
+    m_nextK.resize(0, 0);
+    m_nextL.resize(0, 0);
+    m_migrateRows = m_migratedColumns = 0;
+}
+
+void CheckedCholesky::advanceMigration(int columns)
+{
+    const int n0 = m_migrateRows;
+    for (int c = 0; c < columns && m_migratedColumns < n0; ++c, ++m_migratedColumns) {
+        const int j = m_migratedColumns;
+        m_nextK.block(0, j, n0, 1) = m_k.block(0, j, n0, 1);
+        m_nextL.block(j, j, n0 - j, 1) = m_l.block(j, j, n0 - j, 1);
+    }
+}
+
 void CheckedCholesky::compute(const Eigen::MatrixXd& k)
 {
+    abortMigration();
     m_n = 0;
     reserve(int(k.rows()));
     m_n = int(k.rows());
@@ -61,6 +83,12 @@ void CheckedCholesky::factorWithJitter(double startEpsilon)
 
 void CheckedCholesky::append(const Eigen::VectorXd& kNew, double kss)
 {
+    if (m_n + 1 > m_l.rows() && migrating()) {
+        advanceMigration(m_migrateRows); // whatever is left (none, unless a refit restarted it late)
+        m_k.swap(m_nextK);
+        m_l.swap(m_nextL);
+        abortMigration();
+    }
     reserve(m_n + 1);
     m_k.block(0, m_n, m_n, 1) = kNew;
     m_k.block(m_n, 0, 1, m_n) = kNew.transpose();
@@ -70,9 +98,27 @@ void CheckedCholesky::append(const Eigen::VectorXd& kNew, double kss)
     if (d2 > kPivotFloor * kss) {
         m_l.block(m_n, 0, 1, m_n) = l.transpose();
         m_l(m_n, m_n) = std::sqrt(d2);
+        if (migrating()) {
+            // The new row lies outside the block being copied: write it to both.
+            m_nextK.block(0, m_n, m_n + 1, 1) = m_k.block(0, m_n, m_n + 1, 1);
+            m_nextK.block(m_n, 0, 1, m_n) = m_k.block(m_n, 0, 1, m_n);
+            m_nextL.block(m_n, 0, 1, m_n + 1) = m_l.block(m_n, 0, 1, m_n + 1);
+            // Spread what is left over the appends left before the capacity is reached.
+            const int appendsLeft = std::max(1, int(m_l.rows()) - m_n - 1);
+            const int columnsLeft = m_migrateRows - m_migratedColumns;
+            advanceMigration((columnsLeft + appendsLeft - 1) / appendsLeft);
+        }
         ++m_n;
+        if (!migrating() && m_l.rows() >= kMigrateFrom && 2 * m_n >= m_l.rows()) {
+            const Eigen::Index cap = 2 * m_l.rows();
+            m_nextK.resize(cap, cap); // uninitialised: pages are touched as columns arrive
+            m_nextL.resize(cap, cap);
+            m_migrateRows = m_n;
+            m_migratedColumns = 0;
+        }
         return;
     }
+    abortMigration(); // the refactorisation below rewrites every row
     ++m_n;
     const double scale = m_k.topLeftCorner(m_n, m_n).diagonal().mean();
     factorWithJitter(std::max(kFirstEpsilon, 10 * m_jitter / scale));
@@ -80,6 +126,7 @@ void CheckedCholesky::append(const Eigen::VectorXd& kNew, double kss)
 
 void CheckedCholesky::scale(double c)
 {
+    abortMigration();
     m_k.topLeftCorner(m_n, m_n) *= c;
     m_l.topLeftCorner(m_n, m_n) *= std::sqrt(c);
     m_jitter *= c;

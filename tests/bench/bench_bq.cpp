@@ -6,6 +6,8 @@
 
 #include <QElapsedTimer>
 #include <QtTest>
+
+#include <algorithm>
 #include <cmath>
 
 using namespace evx;
@@ -73,6 +75,33 @@ private slots:
         // QBENCHMARK's wall clock counts whole milliseconds; this line gives the per-sample figure.
         qInfo("n = %d: %.1f µs per added sample (E[Z] and V[Z] recomputed)", n, timer.nsecsElapsed() / 1e3 / kAdditions);
         QVERIFY(std::isfinite(e.mean) && e.variance >= 0);
+        QCOMPARE(bq.gp().jitter(), 0.0);
+    }
+
+    void addSampleAcrossCapacities()
+    {
+        // Every single addition from n = 900 to 1100, where the factor's storage outgrows
+        // 1016 rows: the slowest one against the median shows whether growth pauses.
+        const int total = 1100, from = 900;
+        const double w = 0.5 * 10.0 / total;
+        bq::IncrementalBq bq(gp::Kernel(gp::KernelKind::Gaussian, 1.0, Eigen::VectorXd::Constant(1, w)),
+                             bq::GaussianMeasure::oneDimensional(0, 1.5), true);
+        std::vector<double> ms;
+        QBENCHMARK_ONCE {
+            for (int i = 0; i < total; ++i) {
+                const int j = int((std::int64_t(i) * 2654435761u) % total);
+                const double x = point(j, total);
+                QElapsedTimer timer;
+                timer.start();
+                bq.add(Eigen::VectorXd::Constant(1, x), integrand(x));
+                if (i >= from)
+                    ms.push_back(timer.nsecsElapsed() / 1e6);
+            }
+        }
+        std::vector<double> sorted = ms;
+        std::sort(sorted.begin(), sorted.end());
+        qInfo("additions at n = %d…%d: median %.2f ms, p99 %.2f ms, slowest %.2f ms", from, total,
+              sorted[sorted.size() / 2], sorted[sorted.size() * 99 / 100], sorted.back());
         QCOMPARE(bq.gp().jitter(), 0.0);
     }
 

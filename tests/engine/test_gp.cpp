@@ -3,6 +3,7 @@
 // kernel matrices, hyperparameter fitting, and predictions at fixed points kept up to date
 // by row appends against a fresh predict().
 #include "core/errors.h"
+#include "gp/checked_cholesky.h"
 #include "gp/fixed_point_predictor.h"
 #include "gp/gp_regression.h"
 
@@ -113,6 +114,37 @@ private slots:
                          qPrintable(QString("ν %1, r %2: %3 vs %4").arg(nu).arg(r).arg(k(x, y)).arg(bessel)));
             }
             QCOMPARE(k.diagonal(), h);
+        }
+    }
+
+    void growingFactorSurvivesEveryRegrowth()
+    {
+        // 700 appends cross the capacities 120, 248 and 504 (each regrowth copied a few
+        // columns per append while rows kept arriving); at checkpoints on both sides of them the
+        // factor, the stored K and a solve must equal a fresh factorisation's.
+        const int total = 700;
+        Eigen::MatrixXd x(total, 1);
+        for (int i = 0; i < total; ++i)
+            x(i, 0) = 20.0 * ((std::int64_t(i) * 2654435761u) % total) / total; // spread, no ties
+        const Kernel k(KernelKind::Matern32, 1.0, Eigen::VectorXd::Constant(1, 0.02));
+        CheckedCholesky grown;
+        for (int n = 0; n < total; ++n) {
+            if (n == 0)
+                grown.compute(Eigen::MatrixXd::Constant(1, 1, k.diagonal()));
+            else
+                grown.append(k.matrix(x.topRows(n), x.row(n)).col(0), k.diagonal());
+            const int size = n + 1;
+            if (size != 61 && size != 125 && size != 248 && size != 250 && size != 505 && size != total)
+                continue;
+            QCOMPARE(grown.size(), size);
+            QCOMPARE(grown.jitter(), 0.0);
+            CheckedCholesky fresh;
+            fresh.compute(k.matrix(x.topRows(size)));
+            QVERIFY((grown.kernelMatrix() - fresh.kernelMatrix()).cwiseAbs().maxCoeff() == 0);
+            const Eigen::MatrixXd lg = grown.matrixL(), lf = fresh.matrixL();
+            QVERIFY2((lg - lf).cwiseAbs().maxCoeff() < 1e-10, qPrintable(QString("n = %1").arg(size)));
+            const Eigen::VectorXd b = Eigen::VectorXd::LinSpaced(size, -1, 1);
+            QVERIFY((grown.solve(b) - fresh.solve(b)).cwiseAbs().maxCoeff() < 1e-8 * fresh.solve(b).cwiseAbs().maxCoeff());
         }
     }
 
