@@ -110,7 +110,19 @@ private slots:
         RunInput in;
         in.values = {{"steps", 300}, {"burn_in", 300}};
         in.dataPath = kData;
-        const Figure f = s->runWith(in, {});
+        // Partial figures arrive between the stages: the full posterior alone, then with the
+        // incremental one beside it, each saying what is still computing.
+        std::vector<std::pair<std::size_t, double>> partials; // series in the first plot, fraction
+        const std::atomic<bool> cancel{false};
+        const RunContext watched(&cancel, [&](const Figure& partial, double fraction) {
+            QVERIFY(!partial.warnings.empty() && partial.warnings.front().rfind("Still computing", 0) == 0);
+            partials.emplace_back(partial.plots.at(0).series.size(), fraction);
+        });
+        const Figure f = s->runWith(in, watched);
+        QCOMPARE(partials.size(), std::size_t(2));
+        QCOMPARE(partials[0].first, std::size_t(1));
+        QCOMPARE(partials[1].first, std::size_t(2));
+        QVERIFY(partials[0].second < partials[1].second && partials[1].second < 1);
         QCOMPARE(f.summary.value("n.original"), 18.0); // 19 schools, one left for the update
         QVERIFY(std::abs(f.summary.value("weights.sum") - 18) < 1e-9);
         // 3435 pupils minus school 1's 219 against 54 × 10 virtual pupils: exact arithmetic.

@@ -202,6 +202,34 @@ std::vector<WorkBudget> WvoAttainmentScenario::workBudget(const RunInput& input)
              "posterior_draws, virtual_count or virtual_pupils"}};
 }
 
+namespace {
+
+// The four posteriors the figure compares, full against incremental once that has run.
+std::vector<Plot> posteriorPlots(const Eigen::MatrixXd& full, const Eigen::MatrixXd* incremental, int school)
+{
+    std::vector<Plot> plots;
+    for (int k : {2, 1, 5, 6}) {
+        Plot p;
+        p.title = std::string("Posterior of ") + kParamNames[k];
+        p.xLabel = kParamNames[k];
+        p.yLabel = "probability density";
+        const Eigen::VectorXd a = full.col(k);
+        double lo = a.minCoeff(), hi = a.maxCoeff();
+        if (incremental) {
+            lo = std::min(lo, incremental->col(k).minCoeff());
+            hi = std::max(hi, incremental->col(k).maxCoeff());
+        }
+        p.series.push_back(histogram("Full inference, all schools", kOriginalColour, a, lo, hi, 40));
+        if (incremental)
+            p.series.push_back(histogram("Incremental: WVO + school " + std::to_string(school + 1),
+                                         kWeightedColour, incremental->col(k), lo, hi, 40));
+        plots.push_back(std::move(p));
+    }
+    return plots;
+}
+
+} // namespace
+
 Figure WvoAttainmentScenario::run(const ParameterValues& values, const RunContext& context) const
 {
     return runWith({values, {}, ""}, context);
@@ -249,6 +277,17 @@ Figure WvoAttainmentScenario::runWith(const RunInput& input, const RunContext& c
     auto t0 = Clock::now();
     const sampling::EnsembleResult full = sample(all, start, opt, context);
     const double fullMs = msSince(t0);
+    // Partial figures between the stages (outside the timed parts): the full posterior now,
+    // the incremental one beside it once sampled, the reconstruction last.
+    auto publishStage = [&](const Eigen::MatrixXd* incremental, double fraction, const char* next) {
+        if (!context.wantsProgress())
+            return;
+        Figure partial;
+        partial.plots = posteriorPlots(full.samples, incremental, school);
+        partial.warnings.push_back(std::string("Still computing: ") + next + ".");
+        context.publish(partial, fraction);
+    };
+    publishStage(nullptr, 0.35, "the WVO compression of the other schools and the incremental run");
 
     // 2. The posterior on the other schools: what WVO compresses (not part of the incremental cost).
     const sampling::EnsembleResult restPost = sample(rest, start, opt, context);
@@ -310,6 +349,7 @@ Figure WvoAttainmentScenario::runWith(const RunInput& input, const RunContext& c
     t0 = Clock::now();
     const sampling::EnsembleResult inc = sample(incremental, start, opt, context);
     const double incMs = msSince(t0);
+    publishStage(&inc.samples, 0.75, "the reconstruction of the other schools' posterior");
 
     // 5. The reconstruction itself, weighted and unweighted, against the other schools' posterior.
     const sampling::EnsembleResult recPost = sample(reconstruction, start, opt, context);
@@ -334,18 +374,7 @@ Figure WvoAttainmentScenario::runWith(const RunInput& input, const RunContext& c
               {"verbal_z", std::move(verbal)},
               {"female", std::move(female)},
               {"social_z", std::move(social)}};
-    for (int k : {2, 1, 5, 6}) {
-        Plot p;
-        p.title = std::string("Posterior of ") + kParamNames[k];
-        p.xLabel = kParamNames[k];
-        p.yLabel = "probability density";
-        const Eigen::VectorXd a = full.samples.col(k), b = inc.samples.col(k);
-        const double lo = std::min(a.minCoeff(), b.minCoeff()), hi = std::max(a.maxCoeff(), b.maxCoeff());
-        p.series.push_back(histogram("Full inference, all schools", kOriginalColour, a, lo, hi, 40));
-        p.series.push_back(histogram("Incremental: WVO + school " + std::to_string(school + 1),
-                                     kWeightedColour, b, lo, hi, 40));
-        f.plots.push_back(std::move(p));
-    }
+    f.plots = posteriorPlots(full.samples, &inc.samples, school);
     {
         // The reconstruction itself: the other schools' posterior of β_verbal, rebuilt from
         // the weighted and the unweighted virtual schools.
