@@ -1,0 +1,59 @@
+#include "stats/mutual_information.h"
+
+#include "core/errors.h"
+
+#include <boost/math/special_functions/digamma.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace evx::stats {
+namespace {
+
+double maxNormDistance(const Eigen::MatrixXd& m, Eigen::Index i, Eigen::Index j)
+{
+    return (m.row(i) - m.row(j)).cwiseAbs().maxCoeff();
+}
+
+} // namespace
+
+double ksgMutualInformation(const Eigen::MatrixXd& x, const Eigen::MatrixXd& y, int k)
+{
+    const Eigen::Index n = x.rows();
+    if (y.rows() != n || x.cols() < 1 || y.cols() < 1)
+        throw InvalidParameter("mutual information needs two samples of the same length");
+    if (k < 1 || n <= k)
+        throw InvalidParameter("mutual information needs more observations than neighbours k");
+    if (!x.allFinite() || !y.allFinite())
+        throw InvalidParameter("mutual information: the samples hold values that are not finite");
+
+    // Marginal distances once: the joint max-norm distance is their maximum.
+    Eigen::MatrixXd dx(n, n), dy(n, n);
+    for (Eigen::Index j = 0; j < n; ++j)
+        for (Eigen::Index i = j; i < n; ++i) {
+            dx(i, j) = dx(j, i) = maxNormDistance(x, i, j);
+            dy(i, j) = dy(j, i) = maxNormDistance(y, i, j);
+        }
+    std::vector<double> joint(static_cast<std::size_t>(n - 1));
+    double sum = 0;
+    for (Eigen::Index i = 0; i < n; ++i) {
+        std::size_t m = 0;
+        for (Eigen::Index j = 0; j < n; ++j)
+            if (j != i)
+                joint[m++] = std::max(dx(i, j), dy(i, j));
+        std::nth_element(joint.begin(), joint.begin() + (k - 1), joint.end());
+        const double eps = joint[std::size_t(k - 1)];
+        Eigen::Index nx = 0, ny = 0;
+        for (Eigen::Index j = 0; j < n; ++j) {
+            if (j == i)
+                continue;
+            nx += dx(i, j) < eps;
+            ny += dy(i, j) < eps;
+        }
+        sum += boost::math::digamma(double(nx + 1)) + boost::math::digamma(double(ny + 1));
+    }
+    return boost::math::digamma(double(k)) + boost::math::digamma(double(n)) - sum / double(n);
+}
+
+} // namespace evx::stats
