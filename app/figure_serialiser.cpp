@@ -127,6 +127,23 @@ QByteArray figureToJson(const QString& scenarioId, const ParameterSchema& schema
                      {"summary", summary},
                      {"plots", plots},
                      {"warnings", warnings}};
+    if (!figure.tables.empty()) {
+        // The figure's tables as they are shown: a title, column names and rows of text.
+        QJsonArray tables;
+        for (const Table& t : figure.tables) {
+            QJsonArray columns, rows;
+            for (const std::string& c : t.columns)
+                columns.append(QString::fromStdString(c));
+            for (const auto& row : t.rows) {
+                QJsonArray cells;
+                for (const std::string& cell : row)
+                    cells.append(QString::fromStdString(cell));
+                rows.append(cells);
+            }
+            tables.append(QJsonObject{{"title", QString::fromStdString(t.title)}, {"columns", columns}, {"rows", rows}});
+        }
+        root["tables"] = tables;
+    }
     if (!figure.data.empty()) {
         QJsonObject data;
         for (const auto& [name, values] : figure.data)

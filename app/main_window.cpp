@@ -115,6 +115,7 @@ void MainWindow::buildWidgets()
     m_bottomTabs = new QTabWidget;
     m_bottomTabs->addTab(m_summary, tr("Summary"));
     m_bottomTabs->addTab(m_explanation, tr("About this scenario"));
+    m_tablesView = new QTextBrowser; // a tab of its own only while the figure has tables
 
     auto* splitter = new QSplitter(Qt::Vertical);
     splitter->addWidget(top);
@@ -242,7 +243,36 @@ void MainWindow::clearFigure()
     m_figure = Figure{};
     m_plotView->setFigure(m_figure);
     m_summary->setSummary(m_figure.summary, m_figure.warnings);
+    showTables(m_figure.tables);
     m_warningBanner->hide();
+}
+
+void MainWindow::showTables(const std::vector<Table>& tables)
+{
+    const int index = m_bottomTabs->indexOf(m_tablesView);
+    if (tables.empty()) {
+        if (index >= 0)
+            m_bottomTabs->removeTab(index);
+        return;
+    }
+    QString html;
+    for (const Table& t : tables) {
+        html += "<p><b>" + QString::fromStdString(t.title).toHtmlEscaped() + "</b></p>";
+        html += "<table cellspacing='0' cellpadding='4' border='1' style='border-collapse: collapse'><tr>";
+        for (const std::string& c : t.columns)
+            html += "<th>" + QString::fromStdString(c).toHtmlEscaped() + "</th>";
+        html += "</tr>";
+        for (const auto& row : t.rows) {
+            html += "<tr>";
+            for (const std::string& cell : row)
+                html += "<td align='right'>" + QString::fromStdString(cell).toHtmlEscaped() + "</td>";
+            html += "</tr>";
+        }
+        html += "</table>";
+    }
+    m_tablesView->setHtml(html);
+    if (index < 0)
+        m_bottomTabs->insertTab(1, m_tablesView, tr("Tables"));
 }
 
 void MainWindow::applyPreset(const QString& name)
@@ -286,6 +316,7 @@ void MainWindow::onFinished(quint64 revision, const Figure& figure, double compu
     m_errorBanner->hide();
     m_plotView->setFigure(figure);
     m_summary->setSummary(figure.summary, figure.warnings);
+    showTables(figure.tables);
     QStringList warnings;
     for (const std::string& w : figure.warnings)
         warnings << "⚠ " + QString::fromStdString(w);

@@ -60,6 +60,7 @@ public:
     const Figure& currentFigure() const { return m_figure; }
     QString errorText() const;  // the error banner's text, "" when hidden
     PlotView* plotView() const { return m_plotView; }
+    QTabWidget* bottomTabs() const { return m_bottomTabs; }
     ParameterPanel* parameterPanel() const { return m_panel; }
     SummaryTable* summaryTable() const { return m_summary; }
     Runner* runner() const { return m_runner.get(); }
@@ -79,6 +80,7 @@ private:
     void requestRun();
     void showError(const QString& message);
     void clearFigure();
+    void showTables(const std::vector<Table>& tables);
     void updateTitle();
     void loadExplanation();
     bool confirmDiscard();
@@ -108,6 +110,7 @@ private:
     SummaryTable* m_summary = nullptr;
     QTextBrowser* m_explanation = nullptr;
     QTabWidget* m_bottomTabs = nullptr;
+    QTextBrowser* m_tablesView = nullptr;
     QLabel* m_errorBanner = nullptr;
     QLabel* m_warningBanner = nullptr;
     QLabel* m_timing = nullptr;

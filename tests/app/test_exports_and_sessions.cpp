@@ -177,6 +177,32 @@ private slots:
         }
     }
 
+    void jsonCarriesTheFiguresTables()
+    {
+        // ue-discrete builds a table of the equivalent evidence; the export writes it cell for cell.
+        const auto s = ScenarioRegistry::instance().find("ue-discrete");
+        ParameterValues values = s->schema().defaults();
+        values["show_equivalent_lambda"] = 1;
+        const Figure figure = s->run(values, {});
+        QVERIFY(!figure.tables.empty());
+        QCOMPARE(exportFigure(path("tables.json"), {"ue-discrete", s->schema(), values, figure}, *m_view, {1000, 700}),
+                 QString());
+        const QJsonArray tables = QJsonDocument::fromJson(contents("tables.json")).object().value("tables").toArray();
+        QCOMPARE(tables.size(), qsizetype(figure.tables.size()));
+        for (qsizetype t = 0; t < tables.size(); ++t) {
+            const QJsonObject o = tables.at(t).toObject();
+            const Table& table = figure.tables[std::size_t(t)];
+            QCOMPARE(o.value("title").toString(), QString::fromStdString(table.title));
+            QCOMPARE(o.value("columns").toArray().size(), qsizetype(table.columns.size()));
+            const QJsonArray rows = o.value("rows").toArray();
+            QCOMPARE(rows.size(), qsizetype(table.rows.size()));
+            for (qsizetype r = 0; r < rows.size(); ++r)
+                for (qsizetype c = 0; c < rows.at(r).toArray().size(); ++c)
+                    QCOMPARE(rows.at(r).toArray().at(c).toString(),
+                             QString::fromStdString(table.rows[std::size_t(r)][std::size_t(c)]));
+        }
+    }
+
     void csvHasAHeaderAndEveryPoint()
     {
         QCOMPARE(exportTo("f.csv"), QString());

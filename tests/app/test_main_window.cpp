@@ -11,6 +11,8 @@
 #include <QSlider>
 #include <QStatusBar>
 #include <QTemporaryDir>
+#include <QTabWidget>
+#include <QTextBrowser>
 #include <QtTest>
 
 using namespace evx;
@@ -159,6 +161,31 @@ private slots:
         QVERIFY(w.plotView()->figure().plots.empty());
         QVERIFY(w.errorText().contains("Cannot open session bad.evx.json"));
         QVERIFY(w.openSessionFile(dir.filePath("missing.evx.json")).contains("does not exist"));
+    }
+
+    void figureTablesGetATabWhileThereAreAny()
+    {
+        MainWindow w;
+        QSignalSpy shown(&w, &MainWindow::figureShown);
+        auto tabTitles = [&] {
+            QStringList t;
+            for (int i = 0; i < w.bottomTabs()->count(); ++i)
+                t << w.bottomTabs()->tabText(i);
+            return t;
+        };
+        w.openScenario("ue-discrete");
+        QVERIFY(settle(w, shown));
+        QVERIFY(!tabTitles().contains("Tables"));
+        QVERIFY(w.parameterPanel()->setValue("show_equivalent_lambda", 1));
+        QVERIFY(settle(w, shown));
+        QVERIFY(tabTitles().contains("Tables"));
+        const int index = int(tabTitles().indexOf("Tables"));
+        const auto* view = qobject_cast<QTextBrowser*>(w.bottomTabs()->widget(index));
+        QVERIFY(view);
+        QVERIFY(view->toPlainText().contains(QString::fromStdString(w.currentFigure().tables.at(0).title)));
+        w.openScenario("ue-gaussian");
+        QVERIFY(settle(w, shown));
+        QVERIFY(!tabTitles().contains("Tables"));
     }
 
     void inputsOnlyForScenariosThatDeclareThem()
