@@ -21,18 +21,20 @@ std::optional<ExportFormat> exportFormatFor(const QString& path)
         return ExportFormat::Csv;
     if (suffix == "json")
         return ExportFormat::Json;
+    if (suffix == "md")
+        return ExportFormat::Markdown;
     return std::nullopt;
 }
 
 QString exportFormatList()
 {
-    return "png, pdf, svg, csv, json";
+    return "png, pdf, svg, csv, json, md";
 }
 
 QString exportFileFilter()
 {
     return "PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg);;"
-           "CSV numbers (*.csv);;JSON result (*.json)";
+           "CSV numbers (*.csv);;JSON result (*.json);;Markdown summary and tables (*.md)";
 }
 
 bool isReadOnlyFile(const QString& path)
@@ -72,6 +74,8 @@ QString exportFigure(const QString& path, const ExportSource& source, PlotView& 
         return writeFileAtomically(path, figureToJson(source.scenarioId, source.schema, source.values, source.figure));
     if (*format == ExportFormat::Csv)
         return writeFileAtomically(path, figureToCsv(source.figure));
+    if (*format == ExportFormat::Markdown)
+        return writeFileAtomically(path, figureToMarkdown(source.scenarioId, source.schema, source.values, source.figure));
 
     const auto image = *format == ExportFormat::Png   ? PlotView::ImageFormat::Png
                        : *format == ExportFormat::Pdf ? PlotView::ImageFormat::Pdf

@@ -14,7 +14,7 @@ namespace evx {
 
 class PlotView;
 
-enum class ExportFormat { Png, Pdf, Svg, Csv, Json };
+enum class ExportFormat { Png, Pdf, Svg, Csv, Json, Markdown };
 
 std::optional<ExportFormat> exportFormatFor(const QString& path);
 QString exportFormatList();  // "png, pdf, svg, csv, json", for messages

@@ -182,4 +182,43 @@ QByteArray figureToCsv(const Figure& figure)
     return out.toUtf8();
 }
 
+namespace {
+
+QString markdownCell(const std::string& text)
+{
+    return QString::fromStdString(text).replace('|', "\\|").replace('\n', ' ');
+}
+
+}  // namespace
+
+QByteArray figureToMarkdown(const QString& scenarioId, const ParameterSchema& schema, const ParameterValues& values,
+                            const Figure& figure)
+{
+    QString out = QString("# %1\n\n## Parameters\n\n| parameter | value |\n|---|---|\n").arg(scenarioId);
+    for (const ParameterSpec& spec : schema.specs())
+        if (const auto it = values.find(spec.name); it != values.end())
+            out += QString("| %1 | %2 |\n").arg(markdownCell(spec.name), markdownCell(schema.format(spec.name, it->second)));
+    out += "\n## Summary\n\n| quantity | value |\n|---|---|\n";
+    for (const auto& [key, value] : figure.summary.entries())
+        out += QString("| %1 | %2 |\n").arg(markdownCell(key), csvNumber(value));
+    if (!figure.warnings.empty()) {
+        out += "\n## Warnings\n\n";
+        for (const std::string& w : figure.warnings)
+            out += "- " + markdownCell(w) + "\n";
+    }
+    for (const Table& t : figure.tables) {
+        out += "\n## " + markdownCell(t.title) + "\n\n|";
+        for (const std::string& c : t.columns)
+            out += " " + markdownCell(c) + " |";
+        out += "\n|" + QString("---|").repeated(int(t.columns.size())) + "\n";
+        for (const auto& row : t.rows) {
+            out += "|";
+            for (const std::string& cell : row)
+                out += " " + markdownCell(cell) + " |";
+            out += "\n";
+        }
+    }
+    return out.toUtf8();
+}
+
 }  // namespace evx

@@ -20,5 +20,9 @@ QByteArray figureToJson(const QString& scenarioId, const ParameterSchema& schema
 // series (x, y), band (x, lower, upper), marker (x) and heat-map cell (x, y, value), then a
 // row per summary entry (element "summary", its key as name, the number in value).
 QByteArray figureToCsv(const Figure& figure);
+// The numbers a report quotes, for pasting into notes: scenario, parameters, summary,
+// warnings and the figure's tables, as Markdown tables (cells with | escaped).
+QByteArray figureToMarkdown(const QString& scenarioId, const ParameterSchema& schema, const ParameterValues& values,
+                            const Figure& figure);
 
 }  // namespace evx

@@ -203,6 +203,25 @@ private slots:
         }
     }
 
+    void markdownHasParametersSummaryAndTables()
+    {
+        const auto s = ScenarioRegistry::instance().find("ue-discrete");
+        ParameterValues values = s->schema().defaults();
+        values["show_equivalent_lambda"] = 1;
+        const Figure figure = s->run(values, {});
+        QCOMPARE(exportFigure(path("report.md"), {"ue-discrete", s->schema(), values, figure}, *m_view, {1000, 700}),
+                 QString());
+        const QString md = QString::fromUtf8(contents("report.md"));
+        QVERIFY(md.startsWith("# ue-discrete\n"));
+        QVERIFY(md.contains("| show_equivalent_lambda | true |"));
+        const auto& [key, value] = figure.summary.entries().front();
+        QVERIFY(md.contains(QString("| %1 | %2 |").arg(QString::fromStdString(key)).arg(value, 0, 'g', 17)));
+        const Table& t = figure.tables.at(0);
+        QVERIFY(md.contains("## " + QString::fromStdString(t.title)));
+        QVERIFY(md.contains("| " + QString::fromStdString(t.rows.at(0).at(0)) + " | " +
+                            QString::fromStdString(t.rows.at(0).at(1)) + " |"));
+    }
+
     void csvHasAHeaderAndEveryPoint()
     {
         QCOMPARE(exportTo("f.csv"), QString());
