@@ -8,6 +8,54 @@
 #include <cmath>
 
 namespace evx::genbayes {
+namespace {
+
+double alphaOf(Divergence d)
+{
+    switch (d) {
+    case Divergence::Alpha05:
+        return 0.5;
+    case Divergence::Alpha06:
+        return 0.6;
+    case Divergence::Alpha07:
+        return 0.7;
+    case Divergence::Alpha08:
+        return 0.8;
+    case Divergence::Alpha09:
+        return 0.9;
+    default:
+        return 0;
+    }
+}
+
+constexpr double kClipLow = -5;
+
+double clipHigh(Divergence d)
+{
+    return d == Divergence::Tvd ? 0.0 : 3.0;
+}
+
+// f at r = exp(logRatio), for one value (double) or many at once (Eigen::ArrayXd, whose
+// expm1 and abs act element-wise): one formula per divergence for both.
+template <class T>
+T fOf(Divergence d, const T& logRatio)
+{
+    using Eigen::abs, Eigen::expm1, std::abs, std::expm1;
+    switch (d) {
+    case Divergence::Kl:
+        return T(-logRatio);
+    case Divergence::Hellinger:
+        return T(-expm1(0.5 * logRatio));
+    case Divergence::Tvd:
+        return T(0.5 * abs(expm1(logRatio)));
+    default: {
+        const double a = alphaOf(d);
+        return T(-expm1((1 - a) * logRatio) / (a * (1 - a)));
+    }
+    }
+}
+
+} // namespace
 
 std::string divergenceId(Divergence d)
 {
@@ -55,44 +103,20 @@ std::vector<std::string> divergenceIds()
     return ids;
 }
 
-double alphaOf(Divergence d)
-{
-    switch (d) {
-    case Divergence::Alpha05:
-        return 0.5;
-    case Divergence::Alpha06:
-        return 0.6;
-    case Divergence::Alpha07:
-        return 0.7;
-    case Divergence::Alpha08:
-        return 0.8;
-    case Divergence::Alpha09:
-        return 0.9;
-    default:
-        return 0;
-    }
-}
 
 double fOfLogRatio(Divergence d, double logRatio)
 {
-    switch (d) {
-    case Divergence::Kl:
-        return -logRatio;
-    case Divergence::Hellinger:
-        return -std::expm1(0.5 * logRatio);
-    case Divergence::Tvd:
-        return 0.5 * std::fabs(std::expm1(logRatio));
-    default: {
-        const double a = alphaOf(d);
-        return -std::expm1((1 - a) * logRatio) / (a * (1 - a));
-    }
-    }
+    return fOf(d, logRatio);
 }
 
 double clippedF(Divergence d, double logRatio)
 {
-    const double hi = d == Divergence::Tvd ? 0.0 : 3.0;
-    return fOfLogRatio(d, std::clamp(logRatio, -5.0, hi));
+    return fOf(d, std::clamp(logRatio, kClipLow, clipHigh(d)));
+}
+
+double meanClippedF(Divergence d, const Eigen::VectorXd& logRatios)
+{
+    return fOf(d, Eigen::ArrayXd(logRatios.array().max(kClipLow).min(clipHigh(d)))).mean();
 }
 
 double discreteDivergence(Divergence d, const std::function<double(int)>& logP,

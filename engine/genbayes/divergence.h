@@ -11,6 +11,8 @@
 // The paper's Table 1 prints these garbled; the forms above match its definitions and the
 // check values of METHODS §4.
 
+#include <Eigen/Core>
+
 #include <functional>
 #include <optional>
 #include <string>
@@ -31,11 +33,13 @@ std::vector<std::string> divergenceIds(); // in kAllDivergences order, for choic
 
 // f at r = exp(logRatio), exactly as the table above (no clipping).
 double fOfLogRatio(Divergence d, double logRatio);
-double alphaOf(Divergence d); // the α of an α-divergence, 0 for the others
 
 // f after clipping log r to [−5, 3] (TVD: [−5, 0]) as the paper does before every estimate:
 // bounded values keep one wild classifier logit from dominating D̂_f.
 double clippedF(Divergence d, double logRatio);
+// The mean of clippedF over many log-ratios, as whole-array operations: D̂_f at one θ, which
+// the reference evaluates at every grid point.
+double meanClippedF(Divergence d, const Eigen::VectorXd& logRatios);
 
 // D_f(p ‖ g) = Σ_x g(x) f(p(x)/g(x)) over x = 0, 1, …, until g's remaining mass is below
 // 1e-16; both given as log-pmfs. A closed-form oracle for teaching and tests.

@@ -91,22 +91,7 @@ Eigen::VectorXd generativeLogDensity(const Points& observed, double bandwidth)
 
 double divergenceEstimate(Divergence d, const Eigen::VectorXd& logRatios)
 {
-    // The mean of clippedF(d, r_i), as whole-array operations: the reference evaluates it at
-    // every grid point, and Eigen's vectorised exp is several times faster than a call per
-    // term. 1 − exp(·) instead of −expm1(·) costs at most 1e-16 absolute per term.
-    const Eigen::ArrayXd r = logRatios.array().max(-5.0).min(d == Divergence::Tvd ? 0.0 : 3.0);
-    switch (d) {
-    case Divergence::Kl:
-        return -r.mean();
-    case Divergence::Hellinger:
-        return (1 - (0.5 * r).exp()).mean();
-    case Divergence::Tvd:
-        return 0.5 * (1 - r.exp()).mean(); // r ≤ 0 after clipping: |1 − e^r| = 1 − e^r
-    default: {
-        const double a = alphaOf(d);
-        return (1 - ((1 - a) * r).exp()).mean() / (a * (1 - a));
-    }
-    }
+    return meanClippedF(d, logRatios);
 }
 
 } // namespace evx::genbayes
