@@ -7,6 +7,7 @@
 #include "exporter.h"
 #include "plot/plot_view.h"
 #include "scenarios/registry.h"
+#include "scenarios/studies.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -98,6 +99,24 @@ void parseSweep(CommandLine& cl, const QString& spec)
 
 }  // namespace
 
+// One line per table with the options it takes beyond the common ones.
+QString tableListText()
+{
+    QString out = "Tables:\n";
+    for (const Study& study : allStudies()) {
+        QString options = QString::fromStdString(study.replicateOption) + " N";
+        if (!study.selectBy.empty())
+            options += " --restarts N";
+        for (const auto& [option, column] : study.filters)
+            options += QString(" %1 a,b").arg(QString::fromStdString(option));
+        for (const auto& [option, parameter] : study.parameterOptions)
+            options += QString(" %1 N").arg(QString::fromStdString(option));
+        out += QString("  %1  %2\n      %3\n")
+                   .arg(QString::fromStdString(study.id), QString::fromStdString(study.title), options);
+    }
+    return out;
+}
+
 QString usageText()
 {
     return "Usage:\n"
@@ -109,10 +128,10 @@ QString usageText()
            "                    [--point x[,y] ...] [--data FILE]\n"
            "                    --export FILE [--export FILE ...] [--size WIDTHxHEIGHT]\n"
            "  evidence-explorer --scenario ID --bench-sweep name=from:to:steps [--size WIDTHxHEIGHT]\n"
-           "  evidence-explorer --table ID [--seeds N] [--methods a,b] [--jobs N] [--shard K/N]\n"
-           "                    --export t.json|t.csv|t.md     (tables: gb-table2, gb-table3, gb-table4)\n"
+           "  evidence-explorer --table ID [--seeds N] [--jobs N] [--shard K/N] [--set name=value ...]\n"
+           "                    --export t.json|t.csv|t.md     (each table's own options below)\n"
            "  evidence-explorer --merge a.json b.json ... --export t.md\n"
-           "Export formats: " + exportFormatList() + "\n";
+           "Export formats: " + exportFormatList() + "\n" + tableListText();
 }
 
 QString parameterListText(const Scenario& scenario)

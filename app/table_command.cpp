@@ -2,8 +2,9 @@
 
 #include "core/input_limits.h"
 #include "exporter.h"
-#include "scenarios/genbayes/gb_tables.h"
 #include "scenarios/registry.h"
+#include "scenarios/studies.h"
+#include "table_format.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -31,12 +32,6 @@ extern "C" void onInterrupt(int)
     g_interrupted.store(true);
 }
 
-struct RunResult {
-    int cell;
-    int seed;
-    double value; // NaN when the run failed
-};
-
 QString quoted(const QString& text)
 {
     return QString::fromStdString(quoteForMessage(text.toStdString()));
@@ -61,188 +56,21 @@ int positive(const QString& text, const char* option, int maximum)
     return v;
 }
 
-// Mean, sample sd and count of the finite results per cell.
-struct Aggregate {
-    double mean = NAN, sd = NAN;
-    int count = 0;
-};
-
-std::map<int, Aggregate> aggregate(const std::vector<RunResult>& runs)
+// The options every table takes, and those its study declares, for the error message of
+// an unknown one.
+QString knownOptions(const Study* study)
 {
-    // Summed in seed order, so a merged table equals the unsharded one to the last bit.
-    std::map<int, std::map<int, double>> bySeed;
-    for (const RunResult& r : runs)
-        if (std::isfinite(r.value))
-            bySeed[r.cell][r.seed] = r.value;
-    std::map<int, std::vector<double>> byCell;
-    for (const auto& [cell, seeds] : bySeed)
-        for (const auto& [seed, value] : seeds)
-            byCell[cell].push_back(value);
-    std::map<int, Aggregate> out;
-    for (const auto& [cell, v] : byCell) {
-        double m = 0, s = 0;
-        for (double x : v)
-            m += x / double(v.size());
-        for (double x : v)
-            s += (x - m) * (x - m);
-        out[cell] = {m, v.size() > 1 ? std::sqrt(s / double(v.size() - 1)) : NAN, int(v.size())};
+    QString known = "--table, --merge, --set, --jobs, --shard, --export";
+    if (study) {
+        known += ", " + QString::fromStdString(study->replicateOption);
+        if (!study->selectBy.empty())
+            known += ", --restarts";
+        for (const auto& [option, column] : study->filters)
+            known += ", " + QString::fromStdString(option);
+        for (const auto& [option, parameter] : study->parameterOptions)
+            known += ", " + QString::fromStdString(option);
     }
-    return out;
-}
-
-// The cells that have results, in table order, with their aggregates: rows of another
-// shard or method, or not reached before Ctrl+C, are left out.
-std::vector<std::pair<const StudyCell*, Aggregate>> tableRows(const Study& study,
-                                                              const std::vector<RunResult>& runs)
-{
-    const auto agg = aggregate(runs);
-    std::vector<std::pair<const StudyCell*, Aggregate>> rows;
-    for (std::size_t c = 0; c < study.cells.size(); ++c)
-        if (const auto it = agg.find(int(c)); it != agg.end())
-            rows.emplace_back(&study.cells[c], it->second);
-    return rows;
-}
-
-QByteArray toJson(const Study& study, const std::vector<RunResult>& runs)
-{
-    QJsonArray rows, runArray;
-    for (const auto& [cellPtr, a] : tableRows(study, runs)) {
-        const StudyCell& cell = *cellPtr;
-        QJsonObject row;
-        for (const auto& [k, v] : cell.labels)
-            row[QString::fromStdString(k)] = QString::fromStdString(v);
-        const QString metric = QString::fromStdString(study.metric);
-        row["mean_" + metric] = std::isfinite(a.mean) ? QJsonValue(a.mean) : QJsonValue();
-        row["sd_" + metric] = std::isfinite(a.sd) ? QJsonValue(a.sd) : QJsonValue();
-        row["seeds"] = a.count;
-        if (cell.paper)
-            row["paper"] = *cell.paper;
-        rows.append(row);
-    }
-    for (const RunResult& r : runs) {
-        QJsonObject o;
-        for (const auto& [k, v] : study.cells[std::size_t(r.cell)].labels)
-            o[QString::fromStdString(k)] = QString::fromStdString(v);
-        o["seed"] = r.seed;
-        o[QString::fromStdString(study.metric)] = std::isfinite(r.value) ? QJsonValue(r.value) : QJsonValue();
-        runArray.append(o);
-    }
-    return QJsonDocument(QJsonObject{{"table", QString::fromStdString(study.id)},
-                                     {"title", QString::fromStdString(study.title)},
-                                     {"metric", QString::fromStdString(study.metric)},
-                                     {"rows", rows},
-                                     {"runs", runArray}})
-        .toJson(QJsonDocument::Indented);
-}
-
-QString number(double v)
-{
-    return std::isfinite(v) ? QString::number(v, 'f', 4) : QString("–");
-}
-
-QByteArray toCsv(const Study& study, const std::vector<RunResult>& runs)
-{
-    QString out;
-    for (const std::string& c : study.columns)
-        out += QString::fromStdString(c) + ",";
-    out += QString("mean_%1,sd_%1,seeds,paper\n").arg(QString::fromStdString(study.metric));
-    for (const auto& [cellPtr, a] : tableRows(study, runs)) {
-        const StudyCell& cell = *cellPtr;
-        for (const std::string& col : study.columns)
-            out += QString::fromStdString(cell.label(col)) + ",";
-        out += QString("%1,%2,%3,%4\n")
-                   .arg(std::isfinite(a.mean) ? QString::number(a.mean, 'g', 10) : QString())
-                   .arg(std::isfinite(a.sd) ? QString::number(a.sd, 'g', 10) : QString())
-                   .arg(a.count)
-                   .arg(cell.paper ? QString::number(*cell.paper, 'g', 10) : QString());
-    }
-    return out.toUtf8();
-}
-
-QByteArray toMarkdown(const Study& study, const std::vector<RunResult>& runs)
-{
-    QString out = QString("# %1\n\n%2 of `%3` over seeds, ours (mean ± sd, seeds) beside the paper's.\n\n")
-                      .arg(QString::fromStdString(study.title), QString::fromStdString(study.metric),
-                           QString::fromStdString(study.scenarioId));
-    QString header = "|", rule = "|";
-    for (const std::string& c : study.columns) {
-        header += " " + QString::fromStdString(c) + " |";
-        rule += "---|";
-    }
-    out += header + " ours | seeds | paper | ours − paper |\n" + rule + "---|---|---|---|\n";
-    for (const auto& [cellPtr, a] : tableRows(study, runs)) {
-        const StudyCell& cell = *cellPtr;
-        out += "|";
-        for (const std::string& col : study.columns)
-            out += " " + QString::fromStdString(cell.label(col)) + " |";
-        out += QString(" %1 ± %2 | %3 | %4 | %5 |\n")
-                   .arg(number(a.mean), number(a.sd))
-                   .arg(a.count)
-                   .arg(cell.paper ? number(*cell.paper) : QString("–"))
-                   .arg(cell.paper && std::isfinite(a.mean) ? number(a.mean - *cell.paper) : QString("–"));
-    }
-    return out.toUtf8();
-}
-
-int writeExports(const TableCommand& command, const std::vector<RunResult>& runs)
-{
-    for (const QString& path : command.exports) {
-        const QString suffix = QFileInfo(path).suffix().toLower();
-        const QByteArray bytes = suffix == "json"  ? toJson(command.study, runs)
-                                 : suffix == "csv" ? toCsv(command.study, runs)
-                                                   : toMarkdown(command.study, runs);
-        const QString error = writeFileAtomically(path, bytes);
-        if (!error.isEmpty()) {
-            std::fprintf(stderr, "evidence-explorer: error: %s\n", error.toUtf8().constData());
-            return 1;
-        }
-    }
-    return 0;
-}
-
-// Reads the runs of a table JSON written by this command; matches them to the study's cells
-// by their labels.
-QString readRuns(const QString& path, const Study& study, std::vector<RunResult>& runs)
-{
-    try {
-        checkDataFile(path.toStdString(), std::uintmax_t(256) << 20, "table file");
-    } catch (const std::exception& e) {
-        return QString::fromUtf8(e.what());
-    }
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return QString("cannot open %1: %2").arg(path, file.errorString());
-    const QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
-    if (root.value("table").toString() != QString::fromStdString(study.id))
-        return QString("%1 is not a %2 table").arg(path, QString::fromStdString(study.id));
-    std::map<std::vector<std::string>, int> cellOf;
-    for (std::size_t c = 0; c < study.cells.size(); ++c) {
-        std::vector<std::string> key;
-        for (const std::string& col : study.columns)
-            key.push_back(study.cells[c].label(col));
-        cellOf[key] = int(c);
-    }
-    for (const QJsonValue& v : root.value("runs").toArray()) {
-        const QJsonObject o = v.toObject();
-        std::vector<std::string> key;
-        for (const std::string& col : study.columns)
-            key.push_back(o.value(QString::fromStdString(col)).toString().toStdString());
-        const auto it = cellOf.find(key);
-        if (it == cellOf.end() || !o.value("seed").isDouble())
-            return QString("%1 holds a run that is not a cell of %2")
-                .arg(path, QString::fromStdString(study.id));
-        const QJsonValue value = o.value(QString::fromStdString(study.metric));
-        runs.push_back({it->second, o.value("seed").toInt(), value.isDouble() ? value.toDouble() : NAN});
-    }
-    return {};
-}
-
-const Study* findStudy(const std::vector<Study>& studies, const QString& id)
-{
-    for (const Study& s : studies)
-        if (QString::fromStdString(s.id) == id)
-            return &s;
-    return nullptr;
+    return known;
 }
 
 } // namespace
@@ -255,14 +83,69 @@ bool isTableCommand(const QStringList& arguments)
     return false;
 }
 
+namespace {
+
+// The study an argument list names: --table ID, or the table inside the first --merge file.
+QString studyIdOf(const QStringList& args)
+{
+    for (int i = 0; i < args.size(); ++i) {
+        if (args[i].startsWith("--table="))
+            return args[i].mid(8);
+        if (args[i] == "--table" && i + 1 < args.size())
+            return args[i + 1];
+    }
+    for (int i = 0; i + 1 < args.size(); ++i)
+        if (args[i] == "--merge") {
+            QFile file(args[i + 1]);
+            // Bounded read: a merge input is checked properly when its runs are read.
+            if (file.open(QIODevice::ReadOnly))
+                return QJsonDocument::fromJson(file.read(std::int64_t(256) << 20)).object().value("table").toString();
+        }
+    return {};
+}
+
+// The cells whose `column` label is in the comma list; every name must label some cell.
+std::vector<StudyCell> keepCells(const std::vector<StudyCell>& cells, const std::string& column,
+                                 const QString& option, const QString& list, const QString& studyId)
+{
+    const QStringList wanted = list.split(',');
+    for (const QString& w : wanted) {
+        bool known = false;
+        for (const StudyCell& c : cells)
+            known = known || QString::fromStdString(c.label(column)) == w;
+        if (!known)
+            throw std::runtime_error(QString("%1: %2 is not a %3 of %4")
+                                         .arg(option, quoted(w), QString::fromStdString(column), studyId)
+                                         .toStdString());
+    }
+    std::vector<StudyCell> kept;
+    for (const StudyCell& c : cells)
+        if (wanted.contains(QString::fromStdString(c.label(column))))
+            kept.push_back(c);
+    return kept;
+}
+
+} // namespace
+
 std::variant<TableCommand, QString> parseTableCommand(const QStringList& args)
 {
-    static const std::vector<Study> studies = scenarios::generalisedBayesStudies();
     TableCommand command;
     command.jobs = std::max(1, int(std::thread::hardware_concurrency()));
-    QString id, methods;
-    bool merge = false;
     try {
+        const QString id = studyIdOf(args);
+        const Study* study = findStudy(id.toStdString());
+        if (!study) {
+            QString known;
+            for (const Study& s : allStudies())
+                known += (known.isEmpty() ? "" : ", ") + QString::fromStdString(s.id);
+            throw std::runtime_error(QString("unknown table %1 (tables: %2)").arg(quoted(id), known).toStdString());
+        }
+        command.study = *study;
+        command.replicates = study->defaultReplicates;
+        command.restarts = study->defaultRestarts;
+        const auto scenario = ScenarioRegistry::instance().find(study->scenarioId);
+        ParameterValues overrides;
+        bool merge = false;
         for (int i = 0; i < args.size(); ++i) {
             QString arg = args[i];
             QString inlineValue;
@@ -271,12 +154,18 @@ std::variant<TableCommand, QString> parseTableCommand(const QStringList& args)
                 arg = arg.left(arg.indexOf('='));
             }
             auto value = [&] { return inlineValue.isEmpty() ? takeValue(args, i) : inlineValue; };
+            auto studyOption = [&](const auto& options) {
+                for (const auto& [option, target] : options)
+                    if (arg == QString::fromStdString(option))
+                        return &target;
+                return static_cast<const std::string*>(nullptr);
+            };
             if (arg == "--table")
-                id = value();
-            else if (arg == "--seeds")
-                command.seeds = positive(value(), "--seeds", 10000);
-            else if (arg == "--methods")
-                methods = value();
+                value();
+            else if (arg == QString::fromStdString(study->replicateOption))
+                command.replicates = positive(value(), study->replicateOption.c_str(), 10000);
+            else if (arg == "--restarts" && !study->selectBy.empty())
+                command.restarts = positive(value(), "--restarts", 1000);
             else if (arg == "--jobs")
                 command.jobs = positive(value(), "--jobs", 256);
             else if (arg == "--shard") {
@@ -295,46 +184,33 @@ std::variant<TableCommand, QString> parseTableCommand(const QStringList& args)
                 merge = true;
                 while (i + 1 < args.size() && !args[i + 1].startsWith("--"))
                     command.mergeInputs << args[++i];
+            } else if (const std::string* column = studyOption(study->filters))
+                command.study.cells = keepCells(command.study.cells, *column, arg, value(), id);
+            else if (arg == "--set" || studyOption(study->parameterOptions)) {
+                QString name, text = value();
+                if (arg == "--set") {
+                    if (!text.contains('='))
+                        throw std::runtime_error(QString("--set %1 is not name=value").arg(quoted(text)).toStdString());
+                    name = text.left(text.indexOf('='));
+                    text = text.mid(text.indexOf('=') + 1);
+                } else {
+                    name = QString::fromStdString(*studyOption(study->parameterOptions));
+                }
+                if (!scenario->schema().find(name.toStdString()))
+                    throw std::runtime_error(QString("--set: %1 is not a parameter of %2")
+                                                 .arg(quoted(name), QString::fromStdString(study->scenarioId))
+                                                 .toStdString());
+                overrides[name.toStdString()] = scenario->schema().parse(name.toStdString(), text.toStdString());
             } else
-                throw std::runtime_error(
-                    QString("unknown argument %1 for --table (try --help)").arg(quoted(arg)).toStdString());
+                throw std::runtime_error(QString("unknown argument %1 for --table %2 (options: %3)")
+                                             .arg(quoted(arg), id, knownOptions(study))
+                                             .toStdString());
         }
         if (merge && command.mergeInputs.isEmpty())
             throw std::runtime_error("--merge needs the table files to combine");
-        if (merge && id.isEmpty()) {
-            // The study is named inside the files.
-            QFile file(command.mergeInputs.first());
-            if (file.open(QIODevice::ReadOnly))
-                id = QJsonDocument::fromJson(file.read(std::int64_t(256) << 20))
-                         .object()
-                         .value("table")
-                         .toString();
-        }
-        const Study* study = findStudy(studies, id);
-        if (!study) {
-            QString known;
-            for (const Study& s : studies)
-                known += (known.isEmpty() ? "" : ", ") + QString::fromStdString(s.id);
-            throw std::runtime_error(
-                QString("unknown table %1 (tables: %2)").arg(quoted(id), known).toStdString());
-        }
-        command.study = *study;
-        if (!methods.isEmpty()) {
-            const QStringList wanted = methods.split(',');
-            for (const QString& m : wanted) {
-                bool known = false;
-                for (const StudyCell& c : study->cells)
-                    known = known || QString::fromStdString(c.label("method")) == m;
-                if (!known)
-                    throw std::runtime_error(
-                        QString("--methods: %1 is not a method of %2").arg(quoted(m), id).toStdString());
-            }
-            std::vector<StudyCell> kept;
-            for (const StudyCell& c : study->cells)
-                if (wanted.contains(QString::fromStdString(c.label("method"))))
-                    kept.push_back(c);
-            command.study.cells = kept;
-        }
+        for (StudyCell& cell : command.study.cells)
+            for (const auto& [k, v] : overrides)
+                cell.values[k] = v;
         if (command.exports.isEmpty())
             throw std::runtime_error("--table needs --export t.json, t.csv or t.md");
         for (const QString& path : command.exports) {
@@ -344,8 +220,7 @@ std::variant<TableCommand, QString> parseTableCommand(const QStringList& args)
                                              .arg(quoted(path))
                                              .toStdString());
             if (isReadOnlyFile(path) || !QFileInfo(QFileInfo(path).absolutePath()).isWritable())
-                throw std::runtime_error(
-                    QString("--export %1 cannot be written").arg(quoted(path)).toStdString());
+                throw std::runtime_error(QString("--export %1 cannot be written").arg(quoted(path)).toStdString());
         }
     } catch (const std::exception& e) {
         return QString::fromUtf8(e.what());
@@ -353,13 +228,37 @@ std::variant<TableCommand, QString> parseTableCommand(const QStringList& args)
     return command;
 }
 
+namespace {
+
+int writeExports(const TableCommand& command, const std::vector<StudyRun>& runs)
+{
+    for (const QString& path : command.exports) {
+        const QString suffix = QFileInfo(path).suffix().toLower();
+        const QByteArray bytes = suffix == "json"  ? tableJson(command.study, runs)
+                                 : suffix == "csv" ? tableCsv(command.study, runs)
+                                                   : tableMarkdown(command.study, runs);
+        const QString error = writeFileAtomically(path, bytes);
+        if (!error.isEmpty()) {
+            std::fprintf(stderr, "evidence-explorer: error: %s\n", error.toUtf8().constData());
+            return 1;
+        }
+    }
+    return 0;
+}
+
+struct WorkItem {
+    int cell, replicate, restart;
+};
+
+} // namespace
+
 int runTableCommand(const TableCommand& command)
 {
     const Study& study = command.study;
-    std::vector<RunResult> results;
+    std::vector<StudyRun> results;
     if (!command.mergeInputs.isEmpty()) {
         for (const QString& path : command.mergeInputs)
-            if (const QString why = readRuns(path, study, results); !why.isEmpty()) {
+            if (const QString why = readTableRuns(path, study, results); !why.isEmpty()) {
                 std::fprintf(stderr, "evidence-explorer: error: %s\n", why.toUtf8().constData());
                 return 1;
             }
@@ -369,14 +268,15 @@ int runTableCommand(const TableCommand& command)
     }
 
     const auto scenario = ScenarioRegistry::instance().find(study.scenarioId);
-    // Interleaved slices: run i (cell-major, then seed) belongs to shard (i mod N) + 1.
-    std::vector<std::pair<int, int>> work;
+    // Interleaved slices: run i (cell-major, then replicate, then restart) belongs to shard
+    // (i mod N) + 1.
+    std::vector<WorkItem> work;
+    std::size_t i = 0;
     for (std::size_t c = 0; c < study.cells.size(); ++c)
-        for (int s = 0; s < command.seeds; ++s) {
-            const std::size_t i = c * std::size_t(command.seeds) + std::size_t(s);
-            if (int(i % std::size_t(command.shards)) == command.shard - 1)
-                work.emplace_back(int(c), s);
-        }
+        for (int r = 0; r < command.replicates; ++r)
+            for (int k = 0; k < command.restarts; ++k, ++i)
+                if (int(i % std::size_t(command.shards)) == command.shard - 1)
+                    work.push_back({int(c), r, k});
     std::signal(SIGINT, onInterrupt);
     std::atomic<std::size_t> next{0}, done{0};
     std::atomic<bool> cancel{false};
@@ -385,32 +285,36 @@ int runTableCommand(const TableCommand& command)
     auto worker = [&] {
         const RunContext context(&cancel, {});
         for (;;) {
-            const std::size_t i = next++;
-            if (i >= work.size() || g_interrupted.load())
+            const std::size_t w = next++;
+            if (w >= work.size() || g_interrupted.load())
                 return;
-            const auto [cell, seed] = work[i];
+            const WorkItem item = work[w];
             ParameterValues values = scenario->schema().defaults();
-            for (const auto& [k, v] : study.cells[std::size_t(cell)].values)
+            for (const auto& [k, v] : study.runValues(study.cells[std::size_t(item.cell)], item.replicate, item.restart))
                 values[k] = v;
-            values[study.seedParameter] = seed;
-            double value = NAN;
+            StudyRun run{item.cell, item.replicate, item.restart,
+                         std::vector<double>(study.metrics.size(), NAN), NAN};
             try {
-                value = scenario->runChecked({values, {}, {}}, context).summary.value(study.metric);
+                const Figure figure = scenario->runChecked({values, {}, {}}, context);
+                for (std::size_t m = 0; m < study.metrics.size(); ++m)
+                    run.values[m] = study.metricValue(study.metrics[m], figure.summary);
+                if (!study.selectBy.empty())
+                    run.select = figure.summary.value(study.selectBy);
             } catch (const std::exception& e) {
-                std::fprintf(stderr, "%s: cell %d seed %d failed: %s\n", study.id.c_str(), cell, seed,
-                             e.what());
+                std::fprintf(stderr, "%s: cell %d %s %d restart %d failed: %s\n", study.id.c_str(), item.cell,
+                             study.replicateKey.c_str(), item.replicate, item.restart, e.what());
             }
             std::lock_guard lock(mutex);
-            results.push_back({cell, seed, value});
+            results.push_back(std::move(run));
             ++done;
         }
     };
     std::vector<std::thread> threads;
     for (int j = 0; j < std::min<int>(command.jobs, int(work.size())); ++j)
         threads.emplace_back(worker);
+    auto lastLine = start;
     while (done.load() < work.size() && !g_interrupted.load()) {
         std::this_thread::sleep_for(std::chrono::milliseconds(200));
-        static auto lastLine = start;
         const auto now = std::chrono::steady_clock::now();
         if (now - lastLine < std::chrono::seconds(2) && done.load() < work.size())
             continue;
@@ -418,14 +322,14 @@ int runTableCommand(const TableCommand& command)
         const double elapsed = std::chrono::duration<double>(now - start).count();
         const std::size_t d = done.load();
         const double remaining = d > 0 ? elapsed / double(d) * double(work.size() - d) : NAN;
-        std::fprintf(stderr, "%s: %zu/%zu runs, %.0f s elapsed, about %.0f s remaining\n", study.id.c_str(),
-                     d, work.size(), elapsed, remaining);
+        std::fprintf(stderr, "%s: %zu/%zu runs, %.0f s elapsed, about %.0f s remaining\n", study.id.c_str(), d,
+                     work.size(), elapsed, remaining);
     }
     for (std::thread& t : threads)
         t.join();
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::fprintf(stderr, "%s: %zu/%zu runs in %.1f s%s\n", study.id.c_str(), results.size(), work.size(),
-                 elapsed, g_interrupted.load() ? " (interrupted; writing what is done)" : "");
+    std::fprintf(stderr, "%s: %zu/%zu runs in %.1f s%s\n", study.id.c_str(), results.size(), work.size(), elapsed,
+                 g_interrupted.load() ? " (interrupted; writing what is done)" : "");
     const int written = writeExports(command, results);
     return written != 0 ? written : g_interrupted.load() ? 130 : 0;
 }

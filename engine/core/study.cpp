@@ -10,4 +10,29 @@ std::string StudyCell::label(const std::string& column) const
     return {};
 }
 
+std::optional<double> StudyCell::paperValue(const std::string& metric) const
+{
+    for (const auto& [m, v] : paper)
+        if (m == metric)
+            return v;
+    return std::nullopt;
+}
+
+ParameterValues Study::runValues(const StudyCell& cell, int replicate, int restart) const
+{
+    ParameterValues values = cell.values;
+    if (replicateValues) {
+        for (const auto& [k, v] : replicateValues(replicate, restart))
+            values[k] = v;
+    } else {
+        values[replicateKey] = replicate;
+    }
+    return values;
+}
+
+double Study::metricValue(const std::string& metric, const Summary& summary) const
+{
+    return derive ? derive(metric, summary) : summary.value(metric);
+}
+
 } // namespace evx

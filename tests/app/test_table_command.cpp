@@ -77,6 +77,13 @@ private slots:
                                     << "not a method";
         QTest::newRow("bad seeds") << QStringList{"--table", "gb-table2", "--seeds", "0", "--export", "t.md"}
                                    << "--seeds";
+        QTest::newRow("unknown parameter")
+            << QStringList{"--table", "gb-table2", "--set", "lambda=3", "--export", "t.md"}
+            << "is not a parameter of gb-poisson";
+        QTest::newRow("parameter out of range")
+            << QStringList{"--table", "gb-table2", "--set", "n_obs=1e300", "--export", "t.md"} << "n_obs";
+        QTest::newRow("option of another table")
+            << QStringList{"--table", "gb-table2", "--restarts", "3", "--export", "t.md"} << "unknown argument";
         QTest::newRow("no export") << QStringList{"--table", "gb-table2"} << "needs --export";
         QTest::newRow("bad format") << QStringList{"--table", "gb-table2", "--export", "t.png"}
                                     << "json, csv or md";

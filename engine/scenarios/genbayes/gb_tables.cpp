@@ -49,13 +49,13 @@ const std::array<Row, 8> kTable3Laplace{{{0.2991, 0.3106, 0.3111, 0.5066, 0.5833
 Study makeStudy(std::string id, std::string title, std::string scenarioId, std::vector<std::string> truths,
                 const std::vector<const std::array<Row, 8>*>& paper)
 {
-    Study s{std::move(id),
-            std::move(title),
-            std::move(scenarioId),
-            "jsd",
-            "seed",
-            {"truth", "divergence", "method"},
-            {}};
+    Study s;
+    s.id = std::move(id);
+    s.title = std::move(title);
+    s.scenarioId = std::move(scenarioId);
+    s.metrics = {"jsd"};
+    s.columns = {"truth", "divergence", "method"};
+    s.filters = {{"--methods", "method"}};
     for (std::size_t t = 0; t < truths.size(); ++t)
         for (std::size_t d = 0; d < 8; ++d)
             for (std::size_t m = 0; m < kMethods.size(); ++m) {
@@ -65,7 +65,7 @@ Study makeStudy(std::string id, std::string title, std::string scenarioId, std::
                                {"method", kMethods[m]}};
                 cell.values = {{"truth", double(t)}, {"divergence", double(d)}, {"method", double(m)}};
                 if (t < paper.size() && paper[t])
-                    cell.paper = (*paper[t])[d][m];
+                    cell.paper = {{"jsd", (*paper[t])[d][m]}};
                 s.cells.push_back(std::move(cell));
             }
     return s;

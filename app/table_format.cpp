@@ -1,0 +1,323 @@
+#include "table_format.h"
+
+#include "core/input_limits.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <cmath>
+#include <map>
+
+namespace evx {
+namespace {
+
+struct MetricAggregate {
+    double mean = NAN, sd = NAN;
+    int count = 0;
+};
+
+struct CellAggregate {
+    std::vector<MetricAggregate> metrics;
+    int replicates = 0;
+};
+
+// Of two restarts of one replicate, the one the study keeps: the larger selection value, ties
+// and unselected studies to the lower restart, so the choice never depends on run order.
+bool preferred(const StudyRun& a, const StudyRun& b, bool selecting)
+{
+    if (selecting) {
+        const bool fa = std::isfinite(a.select), fb = std::isfinite(b.select);
+        if (fa != fb)
+            return fa;
+        if (fa && a.select != b.select)
+            return a.select > b.select;
+    }
+    return a.restart < b.restart;
+}
+
+std::map<int, CellAggregate> aggregate(const Study& study, const std::vector<StudyRun>& runs)
+{
+    // Ordered by cell, then replicate: sums run in replicate order, so a merged table equals the
+    // unsharded one to the last bit.
+    std::map<std::pair<int, int>, const StudyRun*> chosen;
+    for (const StudyRun& r : runs) {
+        const StudyRun*& c = chosen[{r.cell, r.replicate}];
+        if (!c || preferred(r, *c, !study.selectBy.empty()))
+            c = &r;
+    }
+    std::map<int, std::vector<std::vector<double>>> byCell; // cell → metric → values
+    std::map<int, int> replicates;
+    for (const auto& [key, run] : chosen) {
+        auto& columns = byCell[key.first];
+        columns.resize(study.metrics.size());
+        bool any = false;
+        for (std::size_t m = 0; m < study.metrics.size() && m < run->values.size(); ++m)
+            if (std::isfinite(run->values[m])) {
+                columns[m].push_back(run->values[m]);
+                any = true;
+            }
+        replicates[key.first] += any ? 1 : 0;
+    }
+    std::map<int, CellAggregate> out;
+    for (const auto& [cell, columns] : byCell) {
+        if (replicates[cell] == 0)
+            continue;
+        CellAggregate a;
+        a.replicates = replicates[cell];
+        for (const std::vector<double>& v : columns) {
+            MetricAggregate m;
+            m.count = int(v.size());
+            if (!v.empty()) {
+                m.mean = 0;
+                for (double x : v)
+                    m.mean += x / double(v.size());
+                double s = 0;
+                for (double x : v)
+                    s += (x - m.mean) * (x - m.mean);
+                m.sd = v.size() > 1 ? std::sqrt(s / double(v.size() - 1)) : NAN;
+            }
+            a.metrics.push_back(m);
+        }
+        out[cell] = a;
+    }
+    return out;
+}
+
+// The cells that have results, in table order: rows of another shard or filter, or not
+// reached before Ctrl+C, are left out.
+std::vector<std::pair<const StudyCell*, CellAggregate>> tableRows(const Study& study,
+                                                                  const std::vector<StudyRun>& runs)
+{
+    const auto agg = aggregate(study, runs);
+    std::vector<std::pair<const StudyCell*, CellAggregate>> rows;
+    for (std::size_t c = 0; c < study.cells.size(); ++c)
+        if (const auto it = agg.find(int(c)); it != agg.end())
+            rows.emplace_back(&study.cells[c], it->second);
+    return rows;
+}
+
+QString meanName(const Study& study, const std::string& metric)
+{
+    const QString m = QString::fromStdString(metric);
+    return study.naming == RowNaming::MeanSdPrefix ? "mean_" + m : m;
+}
+
+QString sdName(const Study& study, const std::string& metric)
+{
+    const QString m = QString::fromStdString(metric);
+    return study.naming == RowNaming::MeanSdPrefix ? "sd_" + m : m + "_sd";
+}
+
+QString paperName(const Study& study, const std::string& metric)
+{
+    return study.metrics.size() == 1 ? QString("paper") : "paper_" + QString::fromStdString(metric);
+}
+
+QString countName(const Study& study)
+{
+    return QString::fromStdString(study.replicateKey) + "s";
+}
+
+bool anyPaper(const Study& study, const std::string& metric)
+{
+    for (const StudyCell& c : study.cells)
+        if (c.paperValue(metric))
+            return true;
+    return false;
+}
+
+QJsonValue jsonNumber(double v)
+{
+    return std::isfinite(v) ? QJsonValue(v) : QJsonValue();
+}
+
+QString number(double v)
+{
+    return std::isfinite(v) ? QString::number(v, 'f', 4) : QString("–");
+}
+
+QString csvNumber(double v)
+{
+    return std::isfinite(v) ? QString::number(v, 'g', 10) : QString();
+}
+
+} // namespace
+
+QByteArray tableJson(const Study& study, const std::vector<StudyRun>& runs)
+{
+    QJsonArray rows, runArray;
+    for (const auto& [cell, a] : tableRows(study, runs)) {
+        QJsonObject row;
+        for (const auto& [k, v] : cell->labels)
+            row[QString::fromStdString(k)] = QString::fromStdString(v);
+        for (std::size_t m = 0; m < study.metrics.size(); ++m) {
+            row[meanName(study, study.metrics[m])] = jsonNumber(a.metrics[m].mean);
+            row[sdName(study, study.metrics[m])] = jsonNumber(a.metrics[m].sd);
+            if (const auto p = cell->paperValue(study.metrics[m]))
+                row[paperName(study, study.metrics[m])] = *p;
+        }
+        row[countName(study)] = a.replicates;
+        rows.append(row);
+    }
+    for (const StudyRun& r : runs) {
+        QJsonObject o;
+        for (const auto& [k, v] : study.cells[std::size_t(r.cell)].labels)
+            o[QString::fromStdString(k)] = QString::fromStdString(v);
+        o[QString::fromStdString(study.replicateKey)] = r.replicate;
+        if (!study.selectBy.empty()) {
+            o["restart"] = r.restart;
+            o[QString::fromStdString(study.selectBy)] = jsonNumber(r.select);
+        }
+        for (std::size_t m = 0; m < study.metrics.size() && m < r.values.size(); ++m)
+            o[QString::fromStdString(study.metrics[m])] = jsonNumber(r.values[m]);
+        runArray.append(o);
+    }
+    QJsonArray metrics;
+    for (const std::string& m : study.metrics)
+        metrics.append(QString::fromStdString(m));
+    QJsonObject root{{"table", QString::fromStdString(study.id)},
+                     {"title", QString::fromStdString(study.title)},
+                     {"metric", QString::fromStdString(study.metrics.front())},
+                     {"metrics", metrics},
+                     {"rows", rows},
+                     {"runs", runArray}};
+    if (!study.selectBy.empty())
+        root["select_by"] = QString::fromStdString(study.selectBy);
+    return QJsonDocument(root).toJson(QJsonDocument::Indented);
+}
+
+QByteArray tableCsv(const Study& study, const std::vector<StudyRun>& runs)
+{
+    QStringList header;
+    for (const std::string& c : study.columns)
+        header << QString::fromStdString(c);
+    for (const std::string& m : study.metrics)
+        header << meanName(study, m) << sdName(study, m);
+    header << countName(study);
+    for (const std::string& m : study.metrics)
+        if (anyPaper(study, m) || study.metrics.size() == 1)
+            header << paperName(study, m);
+    QString out = header.join(',') + "\n";
+    for (const auto& [cell, a] : tableRows(study, runs)) {
+        QStringList fields;
+        for (const std::string& col : study.columns)
+            fields << QString::fromStdString(cell->label(col));
+        for (const MetricAggregate& m : a.metrics)
+            fields << csvNumber(m.mean) << csvNumber(m.sd);
+        fields << QString::number(a.replicates);
+        for (const std::string& m : study.metrics)
+            if (anyPaper(study, m) || study.metrics.size() == 1) {
+                const auto p = cell->paperValue(m);
+                fields << (p ? csvNumber(*p) : QString());
+            }
+        out += fields.join(',') + "\n";
+    }
+    return out.toUtf8();
+}
+
+QByteArray tableMarkdown(const Study& study, const std::vector<StudyRun>& runs)
+{
+    const QString count = countName(study);
+    QString out = QString("# %1\n\n").arg(QString::fromStdString(study.title));
+    QStringList names;
+    for (const std::string& m : study.metrics)
+        names << QString::fromStdString(m);
+    out += QString("%1 of `%2` over %3, ours (mean ± sd) beside the paper's")
+               .arg(names.join(", "), QString::fromStdString(study.scenarioId), count);
+    if (!study.selectBy.empty())
+        out += QString("; each %1 keeps the restart with the largest %2")
+                   .arg(QString::fromStdString(study.replicateKey), QString::fromStdString(study.selectBy));
+    out += ".\n\n";
+
+    QString header = "|", rule = "|";
+    for (const std::string& c : study.columns) {
+        header += " " + QString::fromStdString(c) + " |";
+        rule += "---|";
+    }
+    const bool single = study.metrics.size() == 1;
+    if (single) {
+        header += " ours | " + count + " | paper | ours − paper |";
+        rule += "---|---|---|---|";
+    } else {
+        header += " " + count + " |";
+        rule += "---|";
+        for (const std::string& m : study.metrics) {
+            header += " " + QString::fromStdString(m) + " |";
+            rule += "---|";
+            if (anyPaper(study, m)) {
+                header += " paper |";
+                rule += "---|";
+            }
+        }
+    }
+    out += header + "\n" + rule + "\n";
+    for (const auto& [cell, a] : tableRows(study, runs)) {
+        out += "|";
+        for (const std::string& col : study.columns)
+            out += " " + QString::fromStdString(cell->label(col)) + " |";
+        if (single) {
+            const auto p = cell->paperValue(study.metrics.front());
+            const MetricAggregate& m = a.metrics.front();
+            out += QString(" %1 ± %2 | %3 | %4 | %5 |\n")
+                       .arg(number(m.mean), number(m.sd))
+                       .arg(a.replicates)
+                       .arg(p ? number(*p) : QString("–"))
+                       .arg(p && std::isfinite(m.mean) ? number(m.mean - *p) : QString("–"));
+            continue;
+        }
+        out += QString(" %1 |").arg(a.replicates);
+        for (std::size_t k = 0; k < study.metrics.size(); ++k) {
+            out += QString(" %1 ± %2 |").arg(number(a.metrics[k].mean), number(a.metrics[k].sd));
+            if (anyPaper(study, study.metrics[k])) {
+                const auto p = cell->paperValue(study.metrics[k]);
+                out += " " + (p ? number(*p) : QString("–")) + " |";
+            }
+        }
+        out += "\n";
+    }
+    return out.toUtf8();
+}
+
+QString readTableRuns(const QString& path, const Study& study, std::vector<StudyRun>& runs)
+{
+    try {
+        checkDataFile(path.toStdString(), std::uintmax_t(256) << 20, "table file");
+    } catch (const std::exception& e) {
+        return QString::fromUtf8(e.what());
+    }
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return QString("cannot open %1: %2").arg(path, file.errorString());
+    const QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
+    if (root.value("table").toString() != QString::fromStdString(study.id))
+        return QString("%1 is not a %2 table").arg(path, QString::fromStdString(study.id));
+    std::map<std::vector<std::string>, int> cellOf;
+    for (std::size_t c = 0; c < study.cells.size(); ++c) {
+        std::vector<std::string> key;
+        for (const std::string& col : study.columns)
+            key.push_back(study.cells[c].label(col));
+        cellOf[key] = int(c);
+    }
+    const QString replicateKey = QString::fromStdString(study.replicateKey);
+    auto number = [](const QJsonValue& v) { return v.isDouble() ? v.toDouble() : NAN; };
+    for (const QJsonValue& v : root.value("runs").toArray()) {
+        const QJsonObject o = v.toObject();
+        std::vector<std::string> key;
+        for (const std::string& col : study.columns)
+            key.push_back(o.value(QString::fromStdString(col)).toString().toStdString());
+        const auto it = cellOf.find(key);
+        if (it == cellOf.end() || !o.value(replicateKey).isDouble())
+            return QString("%1 holds a run that is not a cell of %2").arg(path, QString::fromStdString(study.id));
+        StudyRun run{it->second, o.value(replicateKey).toInt(), o.value("restart").toInt(0), {}, NAN};
+        for (const std::string& m : study.metrics)
+            run.values.push_back(number(o.value(QString::fromStdString(m))));
+        if (!study.selectBy.empty())
+            run.select = number(o.value(QString::fromStdString(study.selectBy)));
+        runs.push_back(std::move(run));
+    }
+    return {};
+}
+
+} // namespace evx

@@ -1,0 +1,24 @@
+#include "scenarios/studies.h"
+
+#include "scenarios/genbayes/gb_tables.h"
+
+namespace evx {
+
+const std::vector<Study>& allStudies()
+{
+    static const std::vector<Study> studies = [] {
+        std::vector<Study> all = scenarios::generalisedBayesStudies();
+        return all;
+    }();
+    return studies;
+}
+
+const Study* findStudy(const std::string& id)
+{
+    for (const Study& s : allStudies())
+        if (s.id == id)
+            return &s;
+    return nullptr;
+}
+
+} // namespace evx

@@ -1,0 +1,141 @@
+// The table made from a study's runs, without running a scenario: the best restart per
+// replicate counts, every metric gets its mean and sd in the study's naming, a table read back
+// from its JSON (as --merge does) equals the original, and failed runs are left out.
+#include "table_format.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+
+using namespace evx;
+
+namespace {
+
+// Two cells × 3 splits × 2 restarts, metrics a and b, selected by "val"; the second restart of
+// each split is better except on split 1, where its selection value is not finite.
+Study selectingStudy()
+{
+    Study s;
+    s.id = "toy";
+    s.title = "Toy";
+    s.scenarioId = "none";
+    s.metrics = {"a", "b"};
+    s.columns = {"dataset"};
+    s.replicateKey = "split";
+    s.selectBy = "val";
+    s.naming = RowNaming::SdSuffix;
+    for (const char* d : {"one", "two"}) {
+        StudyCell c;
+        c.labels = {{"dataset", d}};
+        c.paper = {{"a", 1.5}};
+        s.cells.push_back(c);
+    }
+    return s;
+}
+
+std::vector<StudyRun> selectingRuns()
+{
+    std::vector<StudyRun> runs;
+    for (int cell = 0; cell < 2; ++cell)
+        for (int split = 0; split < 3; ++split)
+            for (int restart = 0; restart < 2; ++restart) {
+                const double select = split == 1 && restart == 1 ? NAN : double(restart);
+                // a = 10·cell + split + 100·restart: which restart won shows in the hundreds.
+                runs.push_back({cell, split, restart, {10.0 * cell + split + 100.0 * restart, -1.0 * split}, select});
+            }
+    return runs;
+}
+
+QJsonArray rowsOf(const QByteArray& json)
+{
+    return QJsonDocument::fromJson(json).object().value("rows").toArray();
+}
+
+} // namespace
+
+class TestTableFormat : public QObject {
+    Q_OBJECT
+
+private slots:
+    void keepsTheBestRestartOfEachReplicate()
+    {
+        const Study study = selectingStudy();
+        const QJsonArray rows = rowsOf(tableJson(study, selectingRuns()));
+        QCOMPARE(rows.size(), 2);
+        const QJsonObject first = rows[0].toObject();
+        QCOMPARE(first.value("dataset").toString(), QString("one"));
+        // Splits 0 and 2 keep restart 1 (a = 100, 102); split 1 keeps restart 0 (a = 1).
+        QCOMPARE(first.value("a").toDouble(), (100.0 + 1.0 + 102.0) / 3);
+        QCOMPARE(first.value("b").toDouble(), -1.0);
+        QCOMPARE(first.value("b_sd").toDouble(), 1.0);
+        QCOMPARE(first.value("splits").toInt(), 3);
+        QCOMPARE(first.value("paper_a").toDouble(), 1.5);
+        QVERIFY(!first.contains("paper_b"));
+        QCOMPARE(rows[1].toObject().value("a").toDouble(), (110.0 + 11.0 + 112.0) / 3);
+    }
+
+    void failedRunsAreLeftOut()
+    {
+        Study study = selectingStudy();
+        std::vector<StudyRun> runs = selectingRuns();
+        for (StudyRun& r : runs)
+            if (r.cell == 1)
+                r.values = {NAN, NAN};
+        const QJsonArray rows = rowsOf(tableJson(study, runs));
+        QCOMPARE(rows.size(), 1); // cell "two" failed everywhere: no row
+        QVERIFY(tableMarkdown(study, runs).contains("| one | 3 |"));
+        QVERIFY(!tableMarkdown(study, runs).contains("| two |"));
+    }
+
+    void mergingTheJsonGivesTheSameTable()
+    {
+        const Study study = selectingStudy();
+        const std::vector<StudyRun> runs = selectingRuns();
+        QTemporaryDir dir;
+        const QString a = dir.filePath("a.json"), b = dir.filePath("b.json");
+        const std::vector<StudyRun> first(runs.begin(), runs.begin() + 5), second(runs.begin() + 5, runs.end());
+        for (const auto& [path, part] : {std::pair{a, first}, std::pair{b, second}}) {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(tableJson(study, part));
+        }
+        std::vector<StudyRun> merged;
+        QCOMPARE(readTableRuns(a, study, merged), QString());
+        QCOMPARE(readTableRuns(b, study, merged), QString());
+        QCOMPARE(merged.size(), runs.size());
+        QCOMPARE(rowsOf(tableJson(study, merged)), rowsOf(tableJson(study, runs)));
+        QCOMPARE(tableCsv(study, merged), tableCsv(study, runs));
+    }
+
+    void namesFollowTheStudy()
+    {
+        Study study = selectingStudy();
+        study.naming = RowNaming::MeanSdPrefix;
+        study.selectBy.clear();
+        const QByteArray csv = tableCsv(study, selectingRuns());
+        QVERIFY2(csv.startsWith("dataset,mean_a,sd_a,mean_b,sd_b,splits,paper_a\n"), csv.constData());
+        // Without a selection key the lower restart counts: a = 0, 1, 2 for cell one.
+        QVERIFY2(csv.contains("\none,1,1,-1,1,3,1.5\n"), csv.constData());
+    }
+
+    void unknownCellsAreRefused()
+    {
+        Study study = selectingStudy();
+        QTemporaryDir dir;
+        const QString path = dir.filePath("t.json");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(tableJson(study, selectingRuns()));
+        f.close();
+        study.cells.pop_back();
+        std::vector<StudyRun> runs;
+        QVERIFY(readTableRuns(path, study, runs).contains("not a cell"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTableFormat)
+#include "test_table_format.moc"
