@@ -9,6 +9,7 @@
 
 #include <Eigen/Dense>
 #include <QtTest>
+#include <boost/math/distributions/students_t.hpp>
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -135,10 +136,12 @@ private slots:
         QVERIFY2(std::abs(f.summary.value("original.mu.mean") - mean) < 1e-9 * s,
                  qPrintable(QString("%1 vs %2").arg(f.summary.value("original.mu.mean"), 0, 'g', 17)
                                 .arg(mean, 0, 'g', 17)));
-        // The grid spans ȳ ± 8 s/√n in 121 cells: its first centre recomputes s from the data.
+        // The grid is fitted to hold all but 1e-6 of the posterior: its μ range reaches the
+        // t_{n−1} quantiles at 2.5e-7 either side (to within the search's resolution, 5%).
         const HeatMap& map = f.plots.at(0).heatMaps.at(0);
-        const double half = 8 * s / std::sqrt(n);
-        QVERIFY(std::abs(map.xMin - (mean - half + half / 121)) < 1e-12 * (std::abs(mean) + s));
+        const double q = boost::math::quantile(boost::math::students_t(n - 1), 1 - 2.5e-7) * s / std::sqrt(n);
+        QVERIFY2(map.xMax - mean > 0.95 * q && mean - map.xMin > 0.95 * q,
+                 qPrintable(QString("μ grid [%1, %2], ȳ ± %3").arg(map.xMin).arg(map.xMax).arg(q)));
     }
 
     void normalHyperExportsTheSampleItsPosteriorUses()
@@ -151,16 +154,17 @@ private slots:
         QCOMPARE(int(y.size()), n);
         // The posterior of (m, σ) written here from the data alone, μ integrated out as one
         // multivariate Normal y | m, σ ~ N(m 1, σ² I + τ² 1 1ᵀ), with the priors m ~ N(0, s_m²),
-        // σ ~ half-N(0, s_σ²), on the scenario's grid (90 × 90 cells, m ∈ ȳ ± 7 √(sd²/n + τ²),
-        // σ ∈ [0.2, 3.2] sd). The same nodes and a different algebra for the same density:
-        // only rounding differs (~1e-13), so 1e-9 of the grid's span.
+        // σ ~ half-N(0, s_σ²), on the scenario's grid (90 × 90 cells, read off its heat map).
+        // The same nodes and a different algebra for the same density: only rounding differs
+        // (~1e-13), so 1e-9 of the grid's span.
         const Eigen::Map<const Eigen::VectorXd> yv(y.data(), n);
-        const double ybar = yv.mean();
-        const double sd = std::sqrt((yv.array() - ybar).square().sum() / (n - 1));
-        const double spread = std::sqrt(sd * sd / n + tau * tau);
+        const HeatMap& map = f.plots.at(0).heatMaps.at(0);
         const int cells = 90;
-        const double mLo = ybar - 7 * spread, mStep = 14 * spread / cells;
-        const double sLo = 0.2 * sd, sStep = 3 * sd / cells;
+        QCOMPARE(map.nx, cells);
+        QCOMPARE(map.ny, cells);
+        const double mStep = (map.xMax - map.xMin) / (cells - 1), mLo = map.xMin - 0.5 * mStep;
+        const double sStep = (map.yMax - map.yMin) / (cells - 1), sLo = map.yMin - 0.5 * sStep;
+        const double spread = map.xMax - map.xMin;
         std::vector<double> logp;
         for (int iy = 0; iy < cells; ++iy)
             for (int ix = 0; ix < cells; ++ix) {
@@ -184,10 +188,11 @@ private slots:
             }
         mMean /= z;
         sMean /= z;
-        QVERIFY2(std::abs(f.summary.value("original.m.mean") - mMean) < 1e-9 * 14 * spread,
+        QVERIFY2(std::abs(f.summary.value("original.m.mean") - mMean) < 1e-9 * spread,
                  qPrintable(QString("%1 vs %2").arg(f.summary.value("original.m.mean"), 0, 'g', 17)
                                 .arg(mMean, 0, 'g', 17)));
-        QVERIFY(std::abs(f.summary.value("original.sigma.mean") - sMean) < 1e-9 * 3 * sd);
+        const double sigmaSpan = map.yMax - map.yMin;
+        QVERIFY(std::abs(f.summary.value("original.sigma.mean") - sMean) < 1e-9 * sigmaSpan);
     }
 
     void flatExamplesReconstructFarBetterThanUnweighted_data()

@@ -3,6 +3,7 @@
 #include "core/errors.h"
 #include "scenarios/wvo/wvo_common.h"
 #include "scenarios/wvo/wvo_figure.h"
+#include "wvo/grid_fit.h"
 #include "wvo/grid_reconstruction.h"
 #include "wvo/multilevel.h"
 
@@ -123,11 +124,14 @@ Figure WvoNormalHyperScenario::run(const ParameterValues& input, const RunContex
         return -0.5 * n * std::log(2 * std::numbers::pi * s2) - ssq / (2 * s2) +
                0.5 * std::log(2 * std::numbers::pi * s2 / n) + logNormal(ybar, mm, s2 / n + tau * tau);
     };
+    auto logPosterior = [&](double mm, double sigma) { return logPrior(mm, sigma) + logLik(mm, sigma); };
+    // The grid holds all but 1e-6 of the original posterior (with few observations σ's tail
+    // reaches far past a fixed multiple of the sample sd).
     const double spread = std::sqrt(sd * sd / n + tau * tau);
-    const wvo::Axis mAxis{ybar - 7 * spread, ybar + 7 * spread, kGrid};
-    const wvo::Axis sAxis{0.2 * sd, 3.2 * sd, kGrid};
-    const wvo::GridPosterior full(
-        mAxis, sAxis, [&](double mm, double sigma) { return logPrior(mm, sigma) + logLik(mm, sigma); });
+    const wvo::FittedGrid grid = wvo::fitGrid(logPosterior, {ybar - 7 * spread, ybar + 7 * spread, 1},
+                                              {0.2 * sd, 3.2 * sd, 1}, {}, {0, 1e300}, kGrid, kGrid);
+    const wvo::Axis mAxis = grid.x, sAxis = grid.y;
+    const wvo::GridPosterior full(mAxis, sAxis, logPosterior);
 
     std::mt19937_64 rng(static_cast<std::uint64_t>(v.at("seed")));
     // Common random numbers for the Monte Carlo marginals: the same z_s at every θ keeps the
@@ -247,8 +251,8 @@ Figure WvoNormalHyperScenario::run(const ParameterValues& input, const RunContex
     f.summary.set("weighted.m.mean", rec.weighted->meanX());
     f.summary.set("weighted.sigma.mean", rec.weighted->meanY());
     f.summary.set("objective.gain", rec.weights.objective - rec.weights.initialObjective);
-    if (full.edgeMass() > 1e-3)
-        f.warnings.push_back("The posterior reaches the edge of the grid.");
+    if (const std::string w = wvo::gridCoverageWarning(grid, {}, "(m, σ)"); !w.empty())
+        f.warnings.push_back(w);
     // The original group of N observations sharing one μ, as drawn from data_seed.
     f.data = {{"y", y}};
     return f;

@@ -3,6 +3,7 @@
 #include "core/errors.h"
 #include "scenarios/wvo/wvo_common.h"
 #include "scenarios/wvo/wvo_figure.h"
+#include "wvo/grid_fit.h"
 #include "wvo/grid_posterior.h"
 #include "wvo/multilevel.h"
 #include "wvo/optimiser.h"
@@ -17,7 +18,7 @@ using namespace wvo_figure;
 
 namespace {
 
-constexpr int kGrid = 121;
+constexpr int kGrid = 161;
 
 // Σ_i w_i log N(y_i | μ, σ²) from the weighted sufficient statistics.
 struct WeightedSample {
@@ -119,15 +120,18 @@ Figure WvoNormalScenario::run(const ParameterValues& input, const RunContext& co
 
     const WeightedSample unweighted(ySim, Eigen::VectorXd::Ones(kVirtual));
     const WeightedSample weighted(ySim, opt.weights);
-    // One grid holding the original posterior (μ: ȳ ± 8 s/√n covers the t tail of 9 df to
-    // ~1e-5; σ: the scaled-inverse-χ² to ~1e-5 for n ≥ 10).
+    auto logPosterior = [](const WeightedSample& sample) {
+        return [&sample](double mu, double sigma) { return -std::log(sigma) + sample.logLik(mu, sigma); };
+    };
+    // One grid for all three posteriors, fitted to the original's: with few observations the
+    // t tail of μ and the inverse-χ tail of σ reach far past a fixed multiple of s.
     const double half = 8 * s / std::sqrt(n);
-    const wvo::Axis muAxis{original.mean - half, original.mean + half, kGrid};
-    const wvo::Axis sigmaAxis{0.2 * s, 3.2 * s, kGrid};
+    const wvo::FittedGrid grid =
+        wvo::fitGrid(logPosterior(original), {original.mean - half, original.mean + half, 1}, {0.2 * s, 4 * s, 1}, {},
+                     {0, 1e300}, kGrid, kGrid);
+    const wvo::Axis muAxis = grid.x, sigmaAxis = grid.y;
     auto posterior = [&](const WeightedSample& sample) {
-        return wvo::GridPosterior(muAxis, sigmaAxis, [&](double mu, double sigma) {
-            return -std::log(sigma) + sample.logLik(mu, sigma);
-        });
+        return wvo::GridPosterior(muAxis, sigmaAxis, logPosterior(sample));
     };
     const wvo::GridPosterior po = posterior(original), pu = posterior(unweighted), pw = posterior(weighted);
 
@@ -183,6 +187,8 @@ Figure WvoNormalScenario::run(const ParameterValues& input, const RunContext& co
     f.summary.set("unweighted.mu.mean", pu.meanX());
     f.summary.set("unweighted.sigma.mean", pu.meanY());
     f.summary.set("objective.gain", opt.objective - opt.initialObjective);
+    if (const std::string w = wvo::gridCoverageWarning(grid, {}, "(μ, σ)"); !w.empty())
+        f.warnings.push_back(w);
     if (pu.edgeMass() > 1e-3)
         f.warnings.push_back("The unweighted posterior reaches beyond the plotted grid; its KL is computed "
                              "with it truncated to the grid.");
