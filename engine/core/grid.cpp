@@ -72,4 +72,25 @@ GridDensity normalisedDensity(const UniformGrid& grid, const std::vector<double>
     return d;
 }
 
+double massBeyondGrid(const GridDensity& d)
+{
+    const std::size_t n = d.pdf.size();
+    if (n < 3)
+        return 1;
+    const double span = std::abs(d.x.back() - d.x.front());
+    // The decay rate over the last few points (not one step: rounding makes far tails ragged).
+    const std::size_t k = std::min<std::size_t>(4, n - 1);
+    auto beyond = [&](std::size_t end, std::size_t inner) {
+        const double pEnd = d.pdf[end], pInner = d.pdf[inner];
+        if (pEnd <= 0)
+            return 0.0;
+        if (!(pInner > pEnd))
+            return std::min(1.0, pEnd * span); // not falling: as if it stayed flat for one more span
+        // ∫ p_end exp(−r s) ds over s > 0.
+        const double rate = std::log(pInner / pEnd) / std::abs(d.x[end] - d.x[inner]);
+        return pEnd / rate;
+    };
+    return std::min(1.0, beyond(0, k) + beyond(n - 1, n - 1 - k));
+}
+
 }  // namespace evx

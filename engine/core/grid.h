@@ -38,6 +38,11 @@ struct GridDensity {
 GridDensity normalisedDensity(const UniformGrid& grid, const std::vector<double>& logValues,
                               const char* what);
 
+// The mass a tabulated density has beyond the ends of its grid, estimated by continuing its
+// log-density linearly past each end (exact for exponential tails, an overestimate for
+// Gaussian ones). Where it does not fall towards an end, as if it stayed flat for one more span.
+double massBeyondGrid(const GridDensity& density);
+
 // log Σ exp(v_i), stable for any magnitudes; -inf for an empty or all -inf input.
 double logSumExp(const double* values, int n);
 

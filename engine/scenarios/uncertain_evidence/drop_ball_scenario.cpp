@@ -171,6 +171,10 @@ Figure DropBallScenario::run(const ParameterValues& input, const RunContext& con
     addMoments(figure.summary, Reading::Virtual, r.virtualEvidence.mean, r.virtualEvidence.sd);
     addMoments(figure.summary, Reading::Distributional, r.distributional.mean, r.distributional.sd);
     addMoments(figure.summary, Reading::Exact, r.exact.mean, r.exact.sd);
+    addGridCoverage(figure, Reading::Jeffrey, r.jeffrey);
+    addGridCoverage(figure, Reading::Virtual, r.virtualEvidence);
+    addGridCoverage(figure, Reading::Distributional, r.distributional);
+    addGridCoverage(figure, Reading::Exact, r.exact);
     addConsistency(figure, r.consistency, "t");
     applyEmphasis(figure, v);
     return figure;

@@ -53,6 +53,25 @@ void addMoments(Summary& summary, Reading reading, double mean, double sd)
     summary.set(key + ".sd", sd);
 }
 
+void addGridCoverage(Figure& figure, Reading reading, const GridDensity& density)
+{
+    const double outside = massBeyondGrid(density);
+    if (outside <= 1e-6)
+        return;
+    char buf[240];
+    if (outside < 0.01)
+        std::snprintf(buf, sizeof buf,
+                      "The %s posterior reaches past its grid: about %.1e of its mass lies outside, so its "
+                      "moments are slightly off.",
+                      readingStyle(reading).legend, outside);
+    else
+        std::snprintf(buf, sizeof buf,
+                      "The %s posterior is cut off by its grid: the evidence and the prior disagree too "
+                      "strongly for the grid to hold it, so its curve and moments are not reliable.",
+                      readingStyle(reading).legend);
+    figure.warnings.emplace_back(buf);
+}
+
 void addConsistency(Figure& figure, const evidence::ConsistencyCheck& check, const std::string& yName)
 {
     figure.summary.set("jeffrey.consistent", check.consistent() ? 1 : 0);

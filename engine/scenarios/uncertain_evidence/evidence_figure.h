@@ -4,6 +4,7 @@
 // reports it under the same keys (the summary keys are a contract, see issue 2).
 
 #include "core/figure.h"
+#include "core/grid.h"
 #include "core/parameters.h"
 #include "evidence/readings.h"
 
@@ -36,6 +37,8 @@ struct Range {
 Range displayRange(const std::vector<std::pair<double, double>>& meanAndSd, double width = 4.5);
 
 void addMoments(Summary& summary, Reading reading, double mean, double sd);
+// A warning when a reading's tabulated posterior holds less than all but 1e-6 of its mass.
+void addGridCoverage(Figure& figure, Reading reading, const GridDensity& density);
 
 // jeffrey.consistent, jeffrey.var_y and jeffrey.expected_var_given_zeta, plus a warning
 // in the figure when the condition of Thm 3.3 (III) fails.

@@ -146,6 +146,10 @@ Figure HeteroScenario::run(const ParameterValues& input, const RunContext& conte
     figure.summary.set("distributional_implied.sd", d.implied.sd);
     figure.summary.set("adjusted_prior.mean", d.adjustedPrior.mean);
     figure.summary.set("adjusted_prior.sd", d.adjustedPrior.sd);
+    addGridCoverage(figure, Reading::Jeffrey, r.jeffrey);
+    addGridCoverage(figure, Reading::Virtual, r.virtualEvidence);
+    addGridCoverage(figure, Reading::Distributional, d.exact);
+    addGridCoverage(figure, Reading::Distributional, d.implied);
     addConsistency(figure, r.consistency, "y");
     applyEmphasis(figure, v);
     return figure;
