@@ -3,6 +3,7 @@
 #include "core/errors.h"
 #include "core/grid.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -156,14 +157,13 @@ Eigen::MatrixXd GridPosterior::sample(int count, std::mt19937_64& rng) const
     return draws;
 }
 
-double GridPosterior::edgeMass() const
+double GridPosterior::massBeyondGrid() const
 {
-    double s = 0;
-    for (int iy = 0; iy < m_y.n; ++iy)
-        for (int ix = 0; ix < m_x.n; ++ix)
-            if (ix == 0 || iy == 0 || ix == m_x.n - 1 || iy == m_y.n - 1)
-                s += m_mass[iy * m_x.n + ix];
-    return s;
+    auto marginal = [](const Axis& a, std::vector<double> density) {
+        return GridDensity{a.centres(), std::move(density), 0, 0};
+    };
+    return std::min(1.0, evx::massBeyondGrid(marginal(m_x, marginalX())) +
+                             evx::massBeyondGrid(marginal(m_y, marginalY())));
 }
 
 double klDivergence(const GridPosterior& p, const GridPosterior& q)

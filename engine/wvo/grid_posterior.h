@@ -52,8 +52,9 @@ public:
     // count draws, one (x, y) per row.
     Eigen::MatrixXd sample(int count, std::mt19937_64& rng) const;
 
-    // Mass beyond the outermost ring of cells: a large value means the grid clips the density.
-    double edgeMass() const;
+    // The mass beyond the grid, estimated from each marginal by continuing its log-density
+    // past both ends (core/grid.h massBeyondGrid): above ~1e-6 the grid clips the density.
+    double massBeyondGrid() const;
 
 private:
     void normalise();

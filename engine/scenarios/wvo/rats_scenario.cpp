@@ -19,7 +19,7 @@ using namespace wvo_figure;
 namespace {
 
 // The posterior lies in u ∈ [−2.2, −1.4], v ∈ [1.5, 4.5] (BDA3 Fig. 5.3); the margins hold
-// the leave-one-out posteriors and keep the edge mass below 1e-3 (warned otherwise).
+// the leave-one-out posteriors and keep the mass beyond the grid below 1e-6 (warned otherwise).
 constexpr int kUCells = 72;
 constexpr int kVCells = 80;
 const wvo::Axis kUAxis{-2.5, -1.1, kUCells}; // log(α/β)
@@ -231,7 +231,7 @@ Figure WvoRatsScenario::run(const ParameterValues& input, const RunContext& cont
     f.summary.set("original.log_sum.mean", full.meanY());
     f.summary.set("weighted.log_ratio.mean", rec.weighted->meanX());
     f.summary.set("weighted.log_sum.mean", rec.weighted->meanY());
-    if (full.edgeMass() > 1e-3)
+    if (full.massBeyondGrid() > 1e-6)
         f.warnings.push_back("The posterior reaches the edge of the grid.");
 
     if (v.at("leave_one_out") != 0) {
