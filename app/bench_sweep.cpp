@@ -42,7 +42,9 @@ int runBenchSweep(const CommandLine& cl)
 
     // first: from the change to the first figure of any kind (a partial one, if the scenario
     // publishes them), the latency a user sees before anything moves.
-    std::vector<double> compute, render, total, first;
+    // longest wait: the longest interval without a new figure, from the change through every
+    // partial figure to the final one (issue: a partial figure at least every 250 ms).
+    std::vector<double> compute, render, total, first, longestWait;
     RunInput input = cl.input;
     ParameterValues& values = input.values;
     const bool integer = cl.scenario->schema().find(cl.sweepParameter)->kind != ParameterKind::Real;
@@ -52,15 +54,23 @@ int runBenchSweep(const CommandLine& cl)
 
         QEventLoop loop;
         Figure figure;
-        double computeMs = 0, firstMs = -1;
+        double computeMs = 0, firstMs = -1, lastFigureMs = 0, waitMs = 0;
         QString error;
         QElapsedTimer clock;
         clock.start();
+        auto figureArrived = [&] {
+            const double now = clock.nsecsElapsed() / 1e6;
+            waitMs = std::max(waitMs, now - lastFigureMs);
+            lastFigureMs = now;
+        };
         const quint64 revision = runner.submit(cl.scenario, input);
         auto partial = QObject::connect(&runner, &Runner::progressed, &loop,
                                         [&](quint64 rev, const Figure&, double) {
-                                            if (rev == revision && firstMs < 0)
+                                            if (rev != revision)
+                                                return;
+                                            if (firstMs < 0)
                                                 firstMs = clock.nsecsElapsed() / 1e6;
+                                            figureArrived();
                                         });
         auto done = QObject::connect(&runner, &Runner::finished, &loop,
                                      [&](quint64 rev, const Figure& f, double ms) {
@@ -68,6 +78,7 @@ int runBenchSweep(const CommandLine& cl)
                                              return;
                                          if (firstMs < 0)
                                              firstMs = clock.nsecsElapsed() / 1e6;
+                                         figureArrived();
                                          figure = f;
                                          computeMs = ms;
                                          loop.quit();
@@ -99,6 +110,7 @@ int runBenchSweep(const CommandLine& cl)
         total.push_back(clock.nsecsElapsed() / 1e6);
         compute.push_back(computeMs);
         first.push_back(firstMs);
+        longestWait.push_back(waitMs);
     }
 
     const QJsonObject report{{"scenario", QString::fromStdString(cl.scenario->info().id)},
@@ -108,6 +120,7 @@ int runBenchSweep(const CommandLine& cl)
                              {"compute_ms", stats(compute)},
                              {"render_ms", stats(render)},
                              {"first_figure_ms", stats(first)},
+                             {"longest_wait_ms", stats(longestWait)},
                              {"total_ms", stats(total)}};
     std::fputs(QJsonDocument(report).toJson(QJsonDocument::Compact).constData(), stdout);
     std::fputs("\n", stdout);

@@ -279,7 +279,7 @@ private slots:
         QCOMPARE(o.value("scenario").toString(), QString("ue-gaussian"));
         QCOMPARE(o.value("parameter").toString(), QString("zeta"));
         QCOMPARE(o.value("steps").toInt(), 6);
-        for (const char* part : {"compute_ms", "render_ms", "first_figure_ms", "total_ms"}) {
+        for (const char* part : {"compute_ms", "render_ms", "first_figure_ms", "longest_wait_ms", "total_ms"}) {
             const QJsonObject s = o.value(part).toObject();
             QVERIFY2(s.contains("p50") && s.contains("p95") && s.contains("max"), part);
             QVERIFY(s.value("p50").toDouble() <= s.value("p95").toDouble());
@@ -290,6 +290,10 @@ private slots:
                 o.value("render_ms").toObject().value("p50").toDouble());
         QVERIFY(o.value("first_figure_ms").toObject().value("max").toDouble() <=
                 o.value("total_ms").toObject().value("max").toDouble());
+        // Without partial figures the longest wait is the wait for the final one.
+        QVERIFY(o.value("longest_wait_ms").toObject().value("max").toDouble() <=
+                o.value("total_ms").toObject().value("max").toDouble());
+        QVERIFY(o.value("longest_wait_ms").toObject().value("p50").toDouble() > 0);
     }
 
     void listParametersShowsRangesDefaultsAndPresets()
