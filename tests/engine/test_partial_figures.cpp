@@ -54,6 +54,32 @@ private slots:
         }
         QCOMPARE(first.summary.value("original.sigma.mean"), p.final.summary.value("original.sigma.mean"));
     }
+
+    void ratsFillsInItsLeaveOneOutAndSubsamplingPlots()
+    {
+        const Published p = runCollecting("wvo-rats", {});
+        QVERIFY(p.partial.size() >= 10);
+        const Figure& first = p.partial.front();
+        QCOMPARE(first.plots.size(), std::size_t(1)); // the original posterior alone
+        QCOMPARE(first.plots.at(0).heatMaps.at(0).values, p.final.plots.at(0).heatMaps.at(0).values);
+        // Some partial figure shows the leave-one-out ellipses of fewer labs than the final one.
+        auto ellipsePoints = [](const Figure& f) -> std::size_t {
+            for (const Plot& plot : f.plots)
+                if (plot.title.rfind("Leave one lab out", 0) == 0)
+                    return plot.series.at(1).x.size();
+            return 0;
+        };
+        const std::size_t all = ellipsePoints(p.final);
+        QVERIFY(all > 0);
+        bool growing = false;
+        for (const Figure& f : p.partial)
+            growing = growing || (ellipsePoints(f) > 0 && ellipsePoints(f) < all);
+        QVERIFY(growing);
+        // The last partial figure carries a subsampling curve short of the final one.
+        const Plot& lastSub = p.partial.back().plots.back();
+        QVERIFY(lastSub.title.rfind("Subsampling", 0) == 0);
+        QVERIFY(lastSub.series.at(0).x.size() < p.final.plots.back().series.at(0).x.size());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestPartialFigures)

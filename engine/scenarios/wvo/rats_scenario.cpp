@@ -165,6 +165,36 @@ Figure WvoRatsScenario::run(const ParameterValues& input, const RunContext& cont
         return models::ratsLogPrior(u, vv);
     };
 
+    // The original posterior at once; the reconstruction, the 71 leave-one-out runs and the
+    // subsampling follow, each publishing what it has so far.
+    auto heatMapOf = [&] {
+        HeatMap map;
+        map.name = "original posterior density";
+        map.nx = kUCells;
+        map.ny = kVCells;
+        map.xMin = kUAxis.centre(0);
+        map.xMax = kUAxis.centre(kUCells - 1);
+        map.yMin = kVAxis.centre(0);
+        map.yMax = kVAxis.centre(kVCells - 1);
+        map.values = full.mass();
+        for (double& d : map.values)
+            d /= kUAxis.step() * kVAxis.step();
+        return map;
+    };
+    if (context.wantsProgress()) {
+        Figure first;
+        Plot joint;
+        joint.title = "p(log(α/β), log(α+β) | y): heat map original; 50% and 90% contours";
+        joint.xLabel = "log(α/β)";
+        joint.yLabel = "log(α + β)";
+        joint.heatMaps.push_back(heatMapOf());
+        joint.series.push_back(contourSeries(full, {0.5, 0.9}, 0));
+        first.plots.push_back(std::move(joint));
+        first.summary.set("original.log_ratio.mean", full.meanX());
+        first.summary.set("original.log_sum.mean", full.meanY());
+        context.publish(first, 0.05);
+    }
+
     wvo::GridReconstructionInput rin;
     rin.original = &full;
     rin.logPrior = logPrior;
@@ -189,18 +219,7 @@ Figure WvoRatsScenario::run(const ParameterValues& input, const RunContext& cont
     joint.title = "p(log(α/β), log(α+β) | y): heat map original; 50% and 90% contours";
     joint.xLabel = "log(α/β)";
     joint.yLabel = "log(α + β)";
-    HeatMap map;
-    map.name = "original posterior density";
-    map.nx = kUCells;
-    map.ny = kVCells;
-    map.xMin = kUAxis.centre(0);
-    map.xMax = kUAxis.centre(kUCells - 1);
-    map.yMin = kVAxis.centre(0);
-    map.yMax = kVAxis.centre(kVCells - 1);
-    map.values = full.mass();
-    for (double& d : map.values)
-        d /= kUAxis.step() * kVAxis.step();
-    joint.heatMaps.push_back(std::move(map));
+    joint.heatMaps.push_back(heatMapOf());
     joint.series.push_back(contourSeries(full, {0.5, 0.9}, 0));
     joint.series.push_back(contourSeries(*rec.unweighted, {0.5, 0.9}, 1));
     joint.series.push_back(contourSeries(*rec.weighted, {0.5, 0.9}, 2));
@@ -243,8 +262,27 @@ Figure WvoRatsScenario::run(const ParameterValues& input, const RunContext& cont
         ellipses.name = "lab j: centre = means, width/height = sd";
         ellipses.colour = kWeightedColour;
         double absDiff = 0, sdRatio = 0, kl = 0, lo = 1, hi = 0;
+        auto withEllipses = [&](Series ellipsesSoFar) {
+            Series diagonal;
+            diagonal.name = "equal means (ideal)";
+            diagonal.colour = kReferenceColour;
+            diagonal.dashed = true;
+            for (int t = 0; t <= 20; ++t) {
+                diagonal.x.push_back(std::max(0.0, lo) + (hi - std::max(0.0, lo)) * t / 20);
+                diagonal.y.push_back(diagonal.x.back());
+            }
+            Plot p = ell;
+            p.series = {std::move(diagonal), std::move(ellipsesSoFar)};
+            return p;
+        };
+        const double looShare = v.at("subsampling") != 0 ? 0.6 : 0.95;
         for (int j = 0; j < labs; ++j) {
-            context.publish(f, static_cast<double>(j) / labs);
+            if (context.wantsProgress() && j % 4 == 0) {
+                Figure partial = f;
+                if (j > 0)
+                    partial.plots.push_back(withEllipses(ellipses));
+                context.publish(partial, 0.1 + looShare * j / labs);
+            }
             const models::Lab lab = models::kRatTumors[j];
             const auto own = cache.get(lab.y, lab.n);
             std::vector<double> rest(kCells);
@@ -276,16 +314,7 @@ Figure WvoRatsScenario::run(const ParameterValues& input, const RunContext& cont
             lo = std::min({lo, mo - so, mi - si});
             hi = std::max({hi, mo + so, mi + si});
         }
-        Series diagonal;
-        diagonal.name = "equal means (ideal)";
-        diagonal.colour = kReferenceColour;
-        diagonal.dashed = true;
-        for (int t = 0; t <= 20; ++t) {
-            diagonal.x.push_back(std::max(0.0, lo) + (hi - std::max(0.0, lo)) * t / 20);
-            diagonal.y.push_back(diagonal.x.back());
-        }
-        ell.series = {std::move(diagonal), std::move(ellipses)};
-        f.plots.push_back(std::move(ell));
+        f.plots.push_back(withEllipses(std::move(ellipses)));
         f.summary.set("loo.rate.mean_abs_diff", absDiff);
         f.summary.set("loo.rate.sd_ratio", sdRatio);
         f.summary.set("loo.kl.mean", kl);
@@ -305,7 +334,16 @@ Figure WvoRatsScenario::run(const ParameterValues& input, const RunContext& cont
         unw.name = "unweighted virtual labs";
         unw.colour = kUnweightedColour;
         unw.dashed = true;
-        for (int k : {5, 8, 10, 15, 20, 25, 30, 40, 50, 60, 71}) {
+        const std::vector<int> counts{5, 8, 10, 15, 20, 25, 30, 40, 50, 60, 71};
+        for (std::size_t i = 0; i < counts.size(); ++i) {
+            const int k = counts[i];
+            if (context.wantsProgress() && i > 0) {
+                Figure partial = f;
+                Plot p = sub;
+                p.series = {err, unw};
+                partial.plots.push_back(std::move(p));
+                context.publish(partial, 0.7 + 0.3 * double(i) / double(counts.size()));
+            }
             wvo::GridReconstructionInput sin = rin;
             sin.virtualCount = k;
             const wvo::GridReconstruction r = wvo::reconstructOnGrid(sin, rng, context);
