@@ -1,6 +1,7 @@
 // Heavy scenarios publish partial figures (issue: a first figure within 100 ms of a change and a
 // new one at least every 250 ms): each listed scenario sends at least one partial figure before
 // its final one, and what a partial figure already shows is what the final figure shows.
+// (wvo-attainment's are tested in test_wvo_attainment.)
 #include "scenarios/registry.h"
 
 #include <QtTest>

@@ -67,7 +67,8 @@ Eigen::VectorXd startingPoint(const models::AttainmentData& d)
 }
 
 sampling::EnsembleResult sample(const WeightedSchools& target, const Eigen::VectorXd& start,
-                                const sampling::EnsembleOptions& opt, const RunContext& context)
+                                const sampling::EnsembleOptions& opt, const RunContext& context,
+                                const sampling::EnsembleProgress& onProgress = {})
 {
     std::mt19937_64 rng(opt.seed + 1000);
     std::normal_distribution<double> z;
@@ -75,7 +76,8 @@ sampling::EnsembleResult sample(const WeightedSchools& target, const Eigen::Vect
     for (int w = 0; w < opt.walkers; ++w)
         for (Eigen::Index k = 0; k < start.size(); ++k)
             init(w, k) = start(k) + 0.01 * z(rng);
-    return sampling::runEnsemble([&](const Eigen::VectorXd& t) { return target(t); }, init, opt, context);
+    return sampling::runEnsemble([&](const Eigen::VectorXd& t) { return target(t); }, init, opt, context,
+                                 onProgress);
 }
 
 // KL between Gaussians fitted to two sample sets (moment matching): a summary of how far
@@ -260,7 +262,10 @@ Figure WvoAttainmentScenario::runWith(const RunInput& input, const RunContext& c
     opt.steps = static_cast<int>(v.at("steps"));
     opt.burnIn = static_cast<int>(v.at("burn_in"));
     opt.seed = seed;
-    opt.progressEvery = 0;
+    // Progress every 25 steps (~10 ms at the defaults), published at most every 150 ms: the
+    // draws so far (during burn-in, the walkers' positions) make the partial figures.
+    opt.progressEvery = context.wantsProgress() ? 25 : 0;
+    opt.progressDiagnostics = false;
     const Eigen::VectorXd start = startingPoint(data);
 
     WeightedSchools all, rest;
@@ -273,24 +278,42 @@ Figure WvoAttainmentScenario::runWith(const RunInput& input, const RunContext& c
         }
     }
 
-    // 1. Full inference on every school (timed).
-    auto t0 = Clock::now();
-    const sampling::EnsembleResult full = sample(all, start, opt, context);
-    const double fullMs = msSince(t0);
-    // Partial figures between the stages (outside the timed parts): the full posterior now,
-    // the incremental one beside it once sampled, the reconstruction last.
-    auto publishStage = [&](const Eigen::MatrixXd* incremental, double fraction, const char* next) {
-        if (!context.wantsProgress())
+    // Partial figures: the full posterior as it is sampled, the incremental one beside it as it
+    // is sampled, the reconstruction last. Building them stays outside the timed stages' share
+    // only roughly (a few histograms per 150 ms, in both timed runs alike).
+    Clock::time_point lastPublished = Clock::now() - std::chrono::seconds(1); // the first one at once
+    auto publishPlots = [&](const Eigen::MatrixXd& full, const Eigen::MatrixXd* incremental, double fraction,
+                            const std::string& status, bool force) {
+        if (!context.wantsProgress() || (!force && msSince(lastPublished) < 150))
             return;
         Figure partial;
-        partial.plots = posteriorPlots(full.samples, incremental, school);
-        partial.warnings.push_back(std::string("Still computing: ") + next + ".");
+        partial.plots = posteriorPlots(full, incremental, school);
+        partial.warnings.push_back("Still computing: " + status + ".");
         context.publish(partial, fraction);
+        lastPublished = Clock::now();
     };
-    publishStage(nullptr, 0.35, "the WVO compression of the other schools and the incremental run");
+    auto duringFull = [&](const sampling::EnsembleResult& soFar, double fraction) {
+        publishPlots(soFar.samples, nullptr, 0.3 * fraction, "the full posterior (draws so far)", false);
+    };
+
+    // 1. Full inference on every school (timed).
+    auto t0 = Clock::now();
+    const sampling::EnsembleResult full = sample(all, start, opt, context, duringFull);
+    const double fullMs = msSince(t0);
+    publishPlots(full.samples, nullptr, 0.35, "the WVO compression of the other schools and the incremental run",
+                 true);
 
     // 2. The posterior on the other schools: what WVO compresses (not part of the incremental cost).
-    const sampling::EnsembleResult restPost = sample(rest, start, opt, context);
+    // Stages with nothing new to draw still report how far they are, every 150 ms.
+    auto waiting = [&](const Eigen::MatrixXd* incremental, double from, double to, const char* what) {
+        return [&, incremental, from, to, what](const sampling::EnsembleResult&, double fraction) {
+            char status[160];
+            std::snprintf(status, sizeof status, "%s (%.0f%%)", what, 100 * fraction);
+            publishPlots(full.samples, incremental, from + (to - from) * fraction, status, false);
+        };
+    };
+    const sampling::EnsembleResult restPost =
+        sample(rest, start, opt, context, waiting(nullptr, 0.35, 0.5, "the other schools' posterior, for WVO"));
 
     // 3. Virtual schools from the posterior predictive, weights by the WVO objective.
     t0 = Clock::now();
@@ -347,13 +370,21 @@ Figure WvoAttainmentScenario::runWith(const RunInput& input, const RunContext& c
     incremental.schools.push_back(&data.schools[school]);
     incremental.weights.push_back(1);
     t0 = Clock::now();
-    const sampling::EnsembleResult inc = sample(incremental, start, opt, context);
+    auto duringIncremental = [&](const sampling::EnsembleResult& soFar, double fraction) {
+        publishPlots(full.samples, &soFar.samples, 0.55 + 0.2 * fraction, "the incremental posterior (draws so far)",
+                     false);
+    };
+    const sampling::EnsembleResult inc = sample(incremental, start, opt, context, duringIncremental);
     const double incMs = msSince(t0);
-    publishStage(&inc.samples, 0.75, "the reconstruction of the other schools' posterior");
+    publishPlots(full.samples, &inc.samples, 0.75, "the reconstruction of the other schools' posterior", true);
 
     // 5. The reconstruction itself, weighted and unweighted, against the other schools' posterior.
-    const sampling::EnsembleResult recPost = sample(reconstruction, start, opt, context);
-    const sampling::EnsembleResult unwPost = sample(unweighted, start, opt, context);
+    const sampling::EnsembleResult recPost =
+        sample(reconstruction, start, opt, context,
+               waiting(&inc.samples, 0.75, 0.88, "the weighted reconstruction of the other schools"));
+    const sampling::EnsembleResult unwPost =
+        sample(unweighted, start, opt, context,
+               waiting(&inc.samples, 0.88, 1.0, "the unweighted reconstruction of the other schools"));
 
     Figure f;
     // Every pupil as the model sees them, grouped by school (codes 1..S, file order within a
