@@ -54,7 +54,7 @@ double ElboObjective::negLogLikelihood(const Eigen::VectorXd& theta, const Repar
 
     m_gradOut *= -1 / (sd * sd);
     m_gradW.setZero(l.weights);
-    m_net.backward(m_w, m_gradOut, m_gradW, l.latents > 0 ? &m_gradIn : nullptr);
+    m_net.backward(m_w, m_gradOut, m_gradW, l.latents > 0 ? &m_gradIn : nullptr, true);
     grad->segment(l.weightMean(), l.weights) += m_gradW;
     grad->segment(l.weightLogSd(), l.weights).array() += m_gradW.array() * noise.weights.array() * weightSd;
     if (l.latents > 0) {
@@ -71,7 +71,7 @@ double ElboObjective::negLogLikelihood(const Eigen::VectorXd& theta, const Repar
 double gaussianKl(const Eigen::Ref<const Eigen::VectorXd>& mean, const Eigen::Ref<const Eigen::VectorXd>& logSd,
                   double priorVariance, Eigen::VectorXd* grad, int meanOffset, int logSdOffset)
 {
-    const auto variance = (2 * logSd.array()).exp();
+    const Eigen::ArrayXd variance = (2 * logSd.array()).exp();
     const double value = (0.5 * std::log(priorVariance) - logSd.array() +
                           (variance + mean.array().square()) / (2 * priorVariance) - 0.5)
                              .sum();

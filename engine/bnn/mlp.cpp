@@ -2,6 +2,8 @@
 
 #include "core/errors.h"
 
+#include <cmath>
+
 namespace evx::bnn {
 
 int MlpShape::parameterCount() const
@@ -15,6 +17,18 @@ int MlpShape::weightOffset(int layer) const
     for (int l = 0; l < layer; ++l)
         offset += (fanIn(l) + 1) * fanOut(l);
     return offset;
+}
+
+Eigen::VectorXd xavierNormalWeights(const MlpShape& shape, std::mt19937_64& rng)
+{
+    Eigen::VectorXd w = Eigen::VectorXd::Zero(shape.parameterCount());
+    std::normal_distribution<double> normal;
+    for (int l = 0; l < shape.layerCount(); ++l) {
+        const double sd = std::sqrt(2.0 / (shape.fanIn(l) + shape.fanOut(l)));
+        for (int i = 0; i < shape.fanIn(l) * shape.fanOut(l); ++i)
+            w(shape.weightOffset(l) + i) = sd * normal(rng);
+    }
+    return w;
 }
 
 Mlp::Mlp(MlpShape shape) : m_shape(std::move(shape))
@@ -46,7 +60,7 @@ const Eigen::MatrixXd& Mlp::forward(const Eigen::Ref<const Eigen::VectorXd>& wei
 }
 
 void Mlp::backward(const Eigen::Ref<const Eigen::VectorXd>& weights, const Eigen::MatrixXd& gradOutput,
-                   Eigen::Ref<Eigen::VectorXd> gradWeights, Eigen::MatrixXd* gradInput)
+                   Eigen::Ref<Eigen::VectorXd> gradWeights, Eigen::MatrixXd* gradInput, bool latentRowOnly)
 {
     m_grad = gradOutput;
     for (int l = m_shape.layerCount() - 1; l >= 0; --l) {
@@ -61,7 +75,7 @@ void Mlp::backward(const Eigen::Ref<const Eigen::VectorXd>& weights, const Eigen
             LeakyReluLayer::backward(m_pre[l - 1], m_gradNext);
             m_grad.swap(m_gradNext);
         } else {
-            DenseLayer::backward(w, x, m_grad, gw, gb, gradInput);
+            DenseLayer::backward(w, x, m_grad, gw, gb, gradInput, latentRowOnly);
         }
     }
 }

@@ -1,5 +1,6 @@
 #include "bnn/ncai_penalties.h"
 
+#include "bnn/gaussian_pair_sums.h"
 #include "core/errors.h"
 #include "stats/normality.h"
 
@@ -46,28 +47,8 @@ DifferentiableValue henzeZirkler1d(const Eigen::VectorXd& a, bool wantGradient)
     const Eigen::ArrayXd u = (a.array() - mean) / sd;
     const double b2 = std::pow(stats::henzeZirklerBeta(int(n), 1), 2), c = b2 / 2;
 
-    // Pairs i < j, one vectorised row segment at a time; s0_k = Σ_j E_kj and s1_k = Σ_j E_kj u_j
-    // (j ≠ k) give the gradient without storing the N × N matrix E_ij = exp(−c (u_i − u_j)²).
-    Eigen::ArrayXd e(n), s0, s1;
-    if (wantGradient) {
-        s0.setZero(n);
-        s1.setZero(n);
-    }
-    double offDiagonal = 0;
-    for (Eigen::Index i = 0; i + 1 < n; ++i) {
-        const Eigen::Index m = n - i - 1;
-        auto seg = u.tail(m);
-        auto ei = e.head(m);
-        ei = (-c * (seg - u(i)).square()).exp();
-        const double rowSum = ei.sum();
-        offDiagonal += rowSum;
-        if (wantGradient) {
-            s0(i) += rowSum;
-            s1(i) += (ei * seg).sum();
-            s0.tail(m) += ei;
-            s1.tail(m) += u(i) * ei;
-        }
-    }
+    Eigen::ArrayXd s0, s1;
+    const double offDiagonal = wantGradient ? gaussianPairSums(u, c, &s0, &s1) : gaussianPairSums(u, c, nullptr, nullptr);
     const double c2 = b2 / (2 * (1 + b2)), singleFactor = -2 / std::sqrt(1 + b2);
     const Eigen::ArrayXd q = (-c2 * u.square()).exp();
     out.value = (double(n) + 2 * offDiagonal) / double(n) + singleFactor * q.sum() +

@@ -2,6 +2,7 @@
 // backward pass, the likelihood term, both KL terms, each NCAI penalty and the whole loss, at
 // random parameters; and the differentiable Henze–Zirkler against stats/normality.h.
 #include "bnn/bnn_loss.h"
+#include "bnn/gaussian_pair_sums.h"
 #include "stats/normality.h"
 
 #include "bnn_test_support.h"
@@ -217,6 +218,48 @@ private slots:
         // Both sum the same N² exponentials in a different order: rounding ~N·1e-16 relative.
         EVX_COMPARE_NEAR(hz.value, reference, 1e-11 * std::max(1.0, reference));
         EVX_COMPARE_NEAR(henzeZirkler1d(a, false).value, reference, 1e-11 * std::max(1.0, reference));
+    }
+
+    void pairSumKernelPathsAgree()
+    {
+        // AVX2, SSE2 and scalar std::exp: the same sums to rounding (each E_ij to ~2 ulp).
+        std::mt19937_64 rng(11);
+        const Eigen::ArrayXd u = randomVector(203, rng, 1.3).array(); // odd: exercises the tails
+        Eigen::ArrayXd s0[3], s1[3];
+        double total[3];
+        const SimdLevel levels[3] = {SimdLevel::Scalar, SimdLevel::Baseline, SimdLevel::Best};
+        for (int k = 0; k < 3; ++k)
+            total[k] = gaussianPairSums(u, 3.1, &s0[k], &s1[k], levels[k]);
+        for (int k = 1; k < 3; ++k) {
+            EVX_COMPARE_NEAR(total[k], total[0], 1e-13 * total[0]);
+            EVX_COMPARE_NEAR((s0[k] - s0[0]).abs().maxCoeff(), 0.0, 1e-13 * s0[0].abs().maxCoeff());
+            EVX_COMPARE_NEAR((s1[k] - s1[0]).abs().maxCoeff(), 0.0, 1e-13 * s1[0].abs().maxCoeff());
+            EVX_COMPARE_NEAR(gaussianPairSums(u, 3.1, nullptr, nullptr, levels[k]), total[0], 1e-13 * total[0]);
+        }
+        // Brute force over all pairs for the first row's sums.
+        double row = 0, moment = 0;
+        for (Eigen::Index j = 1; j < u.size(); ++j) {
+            row += std::exp(-3.1 * (u(0) - u(j)) * (u(0) - u(j)));
+            moment += std::exp(-3.1 * (u(0) - u(j)) * (u(0) - u(j))) * u(j);
+        }
+        EVX_COMPARE_NEAR(s0[2](0), row, 1e-13 * row);
+        EVX_COMPARE_NEAR(s1[2](0), moment, 1e-13 * std::fabs(moment) + 1e-15);
+    }
+
+    void kernelExponentialIsAccurate()
+    {
+        // Against std::exp over the whole range it is used on (≤ 0, down to the −700 clamp).
+        double worst = 0, where = 0;
+        for (double t = -700; t <= 0; t += 0.0173) {
+            const double error = std::fabs(nonPositiveExp(t) / std::exp(t) - 1);
+            if (error > worst) {
+                worst = error;
+                where = t;
+            }
+        }
+        qInfo("worst relative error %.3g at t = %.4f", worst, where);
+        EVX_COMPARE_NEAR(worst, 0.0, 1e-15);
+        QCOMPARE(nonPositiveExp(0), 1.0);
     }
 
     void henzeZirklerGradient()
