@@ -93,7 +93,7 @@ double quantileSorted(const std::vector<double>& means, double sd, double p)
 double entropySorted(const std::vector<double>& means, double sd)
 {
     const double lo = means.front() - kWindow * sd, hi = means.back() + kWindow * sd;
-    const double h = sd / 8;
+    const double h = sd / 4;
     const double points = std::ceil((hi - lo) / h);
     if (points > 2e7)
         throw InvalidParameter("σ_ε is too small against the spread of the draws for the quadrature entropy "

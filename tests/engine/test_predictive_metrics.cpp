@@ -91,8 +91,8 @@ private slots:
         EVX_COMPARE_NEAR(s.mpiw, 2.5070977606800646, 1e-11);
         QCOMPARE(s.draws, 7);
         // Entropy of the mixtures, against adaptive quadrature split at every mean.
-        EVX_COMPARE_NEAR(gaussianMixtureEntropy(f.col(0), 0.4), 0.6793838588592098, 1e-10);
-        EVX_COMPARE_NEAR(gaussianMixtureEntropy(f.col(2), 0.4), 1.2538986314592837, 1e-10);
+        EVX_COMPARE_NEAR(gaussianMixtureEntropy(f.col(0), 0.4), 0.6793838588592098, 2e-9);
+        EVX_COMPARE_NEAR(gaussianMixtureEntropy(f.col(2), 0.4), 1.2538986314592837, 2e-9);
     }
 
     void twoComponentEntropyAtEverySeparation_data()
@@ -102,17 +102,20 @@ private slots:
         QTest::newRow("0.5 sd") << 0.5 << 1.449249833725512;
         QTest::newRow("2 sd") << 2.0 << 1.7557693535515044;
         QTest::newRow("5 sd") << 5.0 << 2.0948811105856526;
+        QTest::newRow("7 sd") << 7.0 << 2.1114087579599947;
         QTest::newRow("12 sd") << 12.0 << 2.1120857107588473;
     }
     void twoComponentEntropyAtEverySeparation()
     {
-        // The trapezoid rule at step sd/8 against scipy.integrate.quad (1e-13), from nearly one
-        // Gaussian to two separate ones (½ log 2πe + log 2 = 2.11209), at two scales.
+        // The trapezoid rule at step sd/4 against scipy.integrate.quad (1e-13), from nearly one
+        // Gaussian to two separate ones (½ log 2πe + log 2 = 2.11209), at two scales. Its error
+        // peaks where p is tiny between the components: 8.7e-10 at a gap of 7 sd (step sd/2:
+        // 2e-6; sd/8: < 1e-13).
         QFETCH(double, gap);
         QFETCH(double, reference);
-        EVX_COMPARE_NEAR(gaussianMixtureEntropy(Eigen::Vector2d(0, gap), 1.0), reference, 1e-10);
+        EVX_COMPARE_NEAR(gaussianMixtureEntropy(Eigen::Vector2d(0, gap), 1.0), reference, 2e-9);
         EVX_COMPARE_NEAR(gaussianMixtureEntropy(Eigen::Vector2d(5, 5 + 1e-3 * gap), 1e-3), reference + std::log(1e-3),
-                         1e-10);
+                         2e-9);
     }
 
     void equalDrawsGiveTheGaussian()
@@ -265,8 +268,8 @@ private slots:
             double aleatoric = 0;
             for (int w = 0; w < 3; ++w)
                 aleatoric += simpsonEntropy(f.col(n).segment(4 * w, 4)) / 3;
-            EVX_COMPARE_NEAR(d.total(n), simpsonEntropy(f.col(n)), 1e-9);
-            EVX_COMPARE_NEAR(d.aleatoric(n), aleatoric, 1e-9);
+            EVX_COMPARE_NEAR(d.total(n), simpsonEntropy(f.col(n)), 2e-9);
+            EVX_COMPARE_NEAR(d.aleatoric(n), aleatoric, 2e-9);
         }
     }
 

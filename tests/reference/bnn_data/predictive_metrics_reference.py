@@ -54,7 +54,7 @@ def mixture_entropy(m, s):
 
 print("mixture entropy, column 0:", repr(mixture_entropy(F[:, 0], sd)))
 print("mixture entropy, column 2:", repr(mixture_entropy(F[:, 2], sd)))
-for gap in [0.5, 2.0, 5.0, 12.0]:
+for gap in [0.5, 2.0, 5.0, 7.0, 12.0]:
     print(f"two unit components {gap} apart:", repr(mixture_entropy([0.0, gap], 1.0)))
 
 
