@@ -26,6 +26,16 @@ namespace evx::bnn {
 double syntheticF(std::string_view id, double x, double z);
 double syntheticNoiseVariance(std::string_view id, double x);
 
+// log p(y | x) of the truth, z integrated out: in closed form where y | x is Gaussian
+// (goldberg, yuan, williams, depeweg: N(7 sin x, 9 cos²(x/2) σ_z² + σ_ε²)) or a two-component
+// mixture (bimodal: z > 0 with probability ½); heavy-tail by the trapezoid rule over z on
+// ±10 σ_z with 1000 steps (f is smooth in z, but steep for |x| near 4: 400 steps are off by
+// 6e-4, 1000 agree with adaptive quadrature to 1e-9). Raw units.
+double syntheticLogDensity(std::string_view id, double x, double y);
+// The truth's mean log-density over a split, on the scale the paper reports for the set
+// (DatasetInfo::reportScale): a ceiling for a model's expected test log-likelihood.
+double syntheticLogLikelihood(const Dataset& data, const DataSplit& rawSplit);
+
 // n draws of (x, z, f, noise variance, y). Throws InvalidParameter for an id that is not synthetic.
 DataSplit sampleSynthetic(std::string_view id, int n, std::mt19937_64& rng);
 // The same at the given inputs (x not drawn): for conditional checks and plots of the truth.

@@ -220,6 +220,67 @@ private slots:
         EVX_COMPARE_NEAR(ks, 0.0, 1.95 / std::sqrt(double(x.size())));
     }
 
+    void trueLogDensityMatchesQuadrature()
+    {
+        // Heavy-Tail against adaptive quadrature over z (tests/reference/bnn_data/true_log_density.py).
+        const double cases[7][3] = {{-3.9, -5.8, -0.01666080411234352}, {-3.9, 4.0, -5.9246629780652675},
+                                    {-1.2, -0.4, -0.7161963384884497},  {0.0, 0.1, -0.5397418928901707},
+                                    {0.7, 2.0, -12.027111616186009},    {2.5, 5.9, -0.5124565432836434},
+                                    {3.95, -3.0, -5.757975141968247}};
+        for (const auto& c : cases)
+            EVX_COMPARE_NEAR(syntheticLogDensity("heavy-tail", c[0], c[1]), c[2], 1e-9);
+    }
+
+    void trueDensityIsNormalisedWithTheRightMoments_data()
+    {
+        QTest::addColumn<QString>("id");
+        QTest::addColumn<double>("x");
+        for (const char* id : {"heavy-tail", "depeweg", "bimodal"})
+            for (double x : {-3.0, 0.3, 1.7})
+                QTest::newRow(qPrintable(QString("%1 at %2").arg(id).arg(x))) << QString(id) << x;
+        for (const char* id : {"goldberg", "yuan", "williams"})
+            QTest::newRow(id) << QString(id) << 0.62;
+    }
+    void trueDensityIsNormalisedWithTheRightMoments()
+    {
+        // ∫ p(y|x) dy = 1, and its mean and variance are those of conditionalMoments (the
+        // trapezoid on a fine y grid is exact to ~1e-10 for these smooth densities).
+        QFETCH(QString, id);
+        QFETCH(double, x);
+        const auto [mean, variance] = conditionalMoments(id.toStdString(), x);
+        const double sd = std::sqrt(variance), lo = mean - 12 * sd, hi = mean + 12 * sd;
+        const int steps = 1500;
+        const double h = (hi - lo) / steps;
+        double m0 = 0, m1 = 0, m2 = 0;
+        for (int i = 0; i <= steps; ++i) {
+            const double y = lo + i * h;
+            const double p = std::exp(syntheticLogDensity(id.toStdString(), x, y)) * (i == 0 || i == steps ? 0.5 : 1);
+            m0 += p * h;
+            m1 += p * y * h;
+            m2 += p * (y - mean) * (y - mean) * h;
+        }
+        EVX_COMPARE_NEAR(m0, 1.0, 1e-8);
+        EVX_COMPARE_NEAR(m1, mean, 1e-7 * (1 + std::abs(mean)));
+        EVX_COMPARE_NEAR(m2, variance, 1e-7 * variance);
+    }
+
+    void trueLogLikelihoodIsOnTheReportedScale()
+    {
+        for (const char* id : {"williams", "goldberg"}) {
+            const Dataset d = makeDataset(id, 8);
+            double raw = 0;
+            for (int i = 0; i < 200; ++i)
+                raw += syntheticLogDensity(id, d.test.x(i, 0), d.test.y(i)) / 200;
+            const double expected = d.info.reportScale == YScale::Raw ? raw : raw + std::log(d.scaling.ySd);
+            EVX_COMPARE_NEAR(syntheticLogLikelihood(d, d.test), expected, 1e-12);
+        }
+        // Goldberg's truth on standardised y: −0.85 in expectation (oracle_log_likelihood.py);
+        // over 200 test points its sd is about 0.05.
+        EVX_COMPARE_NEAR(syntheticLogLikelihood(makeDataset("goldberg", 8), makeDataset("goldberg", 8).test), -0.846, 0.25);
+        QVERIFY_THROWS_EXCEPTION(InvalidParameter,
+                                 syntheticLogLikelihood(makeDataset("lidar", 1, 0, kData + "lidar.csv"), DataSplit{}));
+    }
+
     void syntheticSetsHaveTheirSizesAndAreReproducible()
     {
         for (const DatasetInfo& info : datasets()) {
