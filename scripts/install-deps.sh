@@ -18,6 +18,12 @@ if [ "${1:-}" = "--fuzz" ]; then
   packages+=(clang-14 libclang-rt-14-dev)
 fi
 
+# --reference adds NumPy and SciPy for the reference scripts under tests/reference/ (they
+# produced golden values the tests hold; the build and the tests do not run them).
+if [ "${1:-}" = "--reference" ]; then
+  packages+=(python3-numpy python3-scipy)
+fi
+
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
