@@ -442,6 +442,23 @@ private slots:
         }
     }
 
+    void constantInputColumnStaysFinite()
+    {
+        // An input constant over the training rows has sd 0: it keeps sd 1 and becomes 0
+        // rather than NaN.
+        QTemporaryDir dir;
+        const QString path = dir.path() + "/lidar.csv";
+        std::string text = "range,logratio\n";
+        for (int i = 0; i < 20; ++i)
+            text += "500," + std::to_string(0.1 * i) + "\n";
+        writeFile(path, text);
+        const Dataset d = makeDataset("lidar", 2, 0, path.toStdString());
+        QCOMPARE(d.scaling.xSd(0), 1.0);
+        QCOMPARE(d.scaling.xMean(0), 500.0);
+        QVERIFY(d.scaling.apply(d.test).x.isZero(0));
+        QCOMPARE(int(d.train.size() + d.validation.size() + d.test.size()), 20);
+    }
+
     void badInputIsRefusedWithAClearMessage_data()
     {
         QTest::addColumn<QString>("id");
@@ -462,6 +479,10 @@ private slots:
         QTest::newRow("too few rows") << "lidar"
                                       << "range,logratio\n1,2\n3,4\n"
                                       << "at least 10";
+        std::string constant = "range,logratio\n";
+        for (int i = 0; i < 12; ++i)
+            constant += std::to_string(400 + i) + ",0.5\n";
+        QTest::newRow("constant y") << "lidar" << QString::fromStdString(constant) << "all equal";
         QTest::newRow("bad sex") << "abalone"
                                  << "sex,length,diameter,height,whole_weight,shucked_weight,viscera_weight,"
                                     "shell_weight,rings\nX,1,1,1,1,1,1,1,3\n"
