@@ -32,8 +32,8 @@ DatasetInfo synthetic(std::string id, std::string title, int units, int layers, 
     return d;
 }
 
-DatasetInfo real(std::string id, std::string title, int units, std::string file, std::vector<std::string> inputs,
-                 std::string target, int subsample = 0)
+DatasetInfo real(std::string id, std::string title, int units, std::string file,
+                 std::vector<std::string> inputs, std::string target, int subsample = 0)
 {
     DatasetInfo d;
     d.id = std::move(id);
@@ -59,11 +59,12 @@ std::vector<DatasetInfo> makeRegistry()
         synthetic("depeweg", "Depeweg", 50, 1, 750, 250, 250, S::Raw, 1.0, 0.1),
         synthetic("bimodal", "Bimodal", 50, 2, 750, 250, 250, S::Raw, 0.1, 1.0),
         real("lidar", "Lidar", 10, "lidar.csv", {"range"}, "logratio"),
-        real("yacht", "Yacht", 5, "uci_yacht.csv",
-             {"lc_buoyancy", "prismatic_coef", "length_displacement", "beam_draught", "length_beam", "froude"},
-             "resid_resistance"),
-        real("energy", "Energy efficiency", 10, "uci_energy.csv", {"X1", "X2", "X3", "X4", "X5", "X6", "X7", "X8"},
-             "Y1"),
+        real(
+            "yacht", "Yacht", 5, "uci_yacht.csv",
+            {"lc_buoyancy", "prismatic_coef", "length_displacement", "beam_draught", "length_beam", "froude"},
+            "resid_resistance"),
+        real("energy", "Energy efficiency", 10, "uci_energy.csv",
+             {"X1", "X2", "X3", "X4", "X5", "X6", "X7", "X8"}, "Y1"),
         real("airfoil", "Airfoil self-noise", 30, "uci_airfoil.csv",
              {"frequency_hz", "angle_of_attack_deg", "chord_length_m", "free_stream_velocity_ms",
               "suction_side_displacement_thickness_m"},
@@ -73,8 +74,8 @@ std::vector<DatasetInfo> makeRegistry()
               "shell_weight"},
              "rings", 1000),
         real("wine", "Wine quality (red)", 20, "uci_wine_quality_red.csv",
-             {"fixed_acidity", "volatile_acidity", "citric_acid", "residual_sugar", "chlorides", "free_sulfur_dioxide",
-              "total_sulfur_dioxide", "density", "pH", "sulphates", "alcohol"},
+             {"fixed_acidity", "volatile_acidity", "citric_acid", "residual_sugar", "chlorides",
+              "free_sulfur_dioxide", "total_sulfur_dioxide", "density", "pH", "sulphates", "alcohol"},
              "quality"),
     };
 }
@@ -108,7 +109,8 @@ const DatasetInfo& datasetInfo(std::string_view id)
             return d;
         known += (known.empty() ? "" : ", ") + d.id;
     }
-    throw InvalidParameter("unknown BNN data set '" + std::string(id.substr(0, 40)) + "' (known: " + known + ")");
+    throw InvalidParameter("unknown BNN data set '" + std::string(id.substr(0, 40)) + "' (known: " + known +
+                           ")");
 }
 
 double Dataset::reportOutputScale() const

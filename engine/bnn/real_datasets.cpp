@@ -10,7 +10,8 @@ RealTable readRealTable(std::string_view id, const std::string& path)
 {
     const DatasetInfo& info = datasetInfo(id);
     if (info.synthetic)
-        throw InvalidParameter("'" + info.id + "' is a synthetic data set: it is generated, not read from a file");
+        throw InvalidParameter("'" + info.id +
+                               "' is a synthetic data set: it is generated, not read from a file");
     if (path.empty())
         throw InvalidParameter("the data set '" + info.id + "' is read from a file: open " + info.fileName);
 
@@ -35,8 +36,9 @@ RealTable readRealTable(std::string_view id, const std::string& path)
                     if (cell == levels[l])
                         level = l;
                 if (level < 0)
-                    throw InvalidParameter(path + ", data row " + std::to_string(r + 1) + ": column 'sex' holds " +
-                                           quoteForMessage(cell) + ", not one of M, F, I");
+                    throw InvalidParameter(path + ", data row " + std::to_string(r + 1) +
+                                           ": column 'sex' holds " + quoteForMessage(cell) +
+                                           ", not one of M, F, I");
                 hot(r, level) = 1;
             }
             for (int l = 0; l < 3; ++l) {

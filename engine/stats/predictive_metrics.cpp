@@ -24,7 +24,8 @@ constexpr double kWindow = 8.5;
 void checkSigma(double sigmaEps)
 {
     if (!(sigmaEps > 0) || !std::isfinite(sigmaEps))
-        throw InvalidParameter("the noise sd σ_ε must be positive and finite (got " + std::to_string(sigmaEps) + ")");
+        throw InvalidParameter("the noise sd σ_ε must be positive and finite (got " +
+                               std::to_string(sigmaEps) + ")");
 }
 
 void checkScale(double outputScale)
@@ -86,7 +87,8 @@ double quantileSorted(const std::vector<double>& means, double sd, double p)
     const double tolerance = 1e-13 * sd;
     const auto [l, u] = boost::math::tools::toms748_solve(
         g, a, b, ga, gb,
-        [tolerance](double x, double y) { return std::abs(y - x) <= tolerance + 1e-15 * std::abs(x); }, iterations);
+        [tolerance](double x, double y) { return std::abs(y - x) <= tolerance + 1e-15 * std::abs(x); },
+        iterations);
     return 0.5 * (l + u);
 }
 
@@ -132,12 +134,14 @@ Eigen::VectorXd predictiveLogDensities(const Eigen::MatrixXd& f, const Eigen::Ve
     for (Eigen::Index n = 0; n < f.cols(); ++n) {
         const Eigen::ArrayXd e = -0.5 * ((f.col(n).array() - y(n)) / sigmaEps).square();
         const double top = e.maxCoeff();
-        out(n) = top + std::log((e - top).exp().sum()) - std::log(double(s)) - std::log(sigmaEps) - kLogSqrt2Pi;
+        out(n) =
+            top + std::log((e - top).exp().sum()) - std::log(double(s)) - std::log(sigmaEps) - kLogSqrt2Pi;
     }
     return out;
 }
 
-double predictiveLogLikelihood(const Eigen::MatrixXd& f, const Eigen::VectorXd& y, double sigmaEps, double outputScale)
+double predictiveLogLikelihood(const Eigen::MatrixXd& f, const Eigen::VectorXd& y, double sigmaEps,
+                               double outputScale)
 {
     checkScale(outputScale);
     return predictiveLogDensities(f, y, sigmaEps).mean() - std::log(outputScale);
@@ -209,8 +213,9 @@ UncertaintyDecomposition decomposeUncertainty(const Eigen::MatrixXd& f, int draw
     const auto sz = static_cast<Eigen::Index>(f.rows() / drawsOfW);
     const bool knn = estimator == EntropyEstimator::NearestNeighbour;
     if (knn && sz <= k)
-        throw InvalidParameter("the nearest-neighbour entropy of p(y | x, W) needs more than k = " + std::to_string(k) +
-                               " latent draws per weight draw (got " + std::to_string(sz) + ")");
+        throw InvalidParameter(
+            "the nearest-neighbour entropy of p(y | x, W) needs more than k = " + std::to_string(k) +
+            " latent draws per weight draw (got " + std::to_string(sz) + ")");
     const Eigen::Index n = f.cols();
     UncertaintyDecomposition d{Eigen::VectorXd(n), Eigen::VectorXd(n), Eigen::VectorXd(n)};
     std::mt19937_64 rng(seed);

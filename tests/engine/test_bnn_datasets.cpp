@@ -13,9 +13,9 @@
 
 #include <cmath>
 #include <fstream>
+#include <iterator>
 #include <numbers>
 #include <random>
-#include <iterator>
 #include <set>
 
 using namespace evx;
@@ -71,7 +71,8 @@ std::pair<double, double> conditionalMoments(const std::string& id, double x)
     if (id == "goldberg")
         return {2 * std::sin(2 * kPi * x), x + 0.5};
     if (id == "yuan")
-        return {2 * std::exp(-30 * std::pow(x - 0.25, 2) + std::sin(kPi * x * x)) - 2, std::exp(std::sin(2 * kPi * x))};
+        return {2 * std::exp(-30 * std::pow(x - 0.25, 2) + std::sin(kPi * x * x)) - 2,
+                std::exp(std::sin(2 * kPi * x))};
     if (id == "williams")
         return {std::sin(2.5 * x) * std::sin(1.5 * x), 0.01 + 0.25 * std::pow(1 - std::sin(2.5 * x), 2)};
     // heavy-tail: z ~ N(0, 0.01), ε ~ N(0, 0.1)
@@ -102,14 +103,16 @@ class TestBnnDatasets : public QObject {
 private slots:
     void registryHoldsTheTwelveSets()
     {
-        const std::vector<std::string> ids = {"heavy-tail", "goldberg", "williams", "yuan",  "depeweg", "bimodal",
-                                              "lidar",      "yacht",    "energy",   "airfoil", "abalone", "wine"};
+        const std::vector<std::string> ids = {"heavy-tail", "goldberg", "williams", "yuan",
+                                              "depeweg",    "bimodal",  "lidar",    "yacht",
+                                              "energy",     "airfoil",  "abalone",  "wine"};
         QCOMPARE(datasets().size(), ids.size());
         for (std::size_t i = 0; i < ids.size(); ++i)
             QCOMPARE(datasets()[i].id, ids[i]);
         // Widths (units × layers) of METHODS.md §5.
-        const std::vector<std::pair<int, int>> widths = {{50, 1}, {20, 1}, {20, 2}, {20, 1}, {50, 1}, {50, 2},
-                                                         {10, 1}, {5, 1},  {10, 1}, {30, 1}, {10, 1}, {20, 1}};
+        const std::vector<std::pair<int, int>> widths = {{50, 1}, {20, 1}, {20, 2}, {20, 1},
+                                                         {50, 1}, {50, 2}, {10, 1}, {5, 1},
+                                                         {10, 1}, {30, 1}, {10, 1}, {20, 1}};
         for (std::size_t i = 0; i < ids.size(); ++i) {
             QCOMPARE(datasets()[i].hiddenUnits, widths[i].first);
             QCOMPARE(datasets()[i].hiddenLayers, widths[i].second);
@@ -126,7 +129,8 @@ private slots:
             datasetInfo("boston");
             QFAIL("an unknown id was accepted");
         } catch (const InvalidParameter& e) {
-            QVERIFY2(std::string(e.what()).find("unknown BNN data set 'boston'") != std::string::npos, e.what());
+            QVERIFY2(std::string(e.what()).find("unknown BNN data set 'boston'") != std::string::npos,
+                     e.what());
             QVERIFY2(std::string(e.what()).find("heavy-tail") != std::string::npos, e.what());
         }
     }
@@ -165,7 +169,8 @@ private slots:
         for (int i : {0, 1, 2, m - 1})
             EVX_COMPARE_NEAR(s.f(i), formulaF(info.id, x, info.latent ? s.z(i) : 0.0), 1e-12);
         if (info.latent) {
-            EVX_COMPARE_NEAR(s.z.array().square().mean(), info.sigmaZ2, 5 * info.sigmaZ2 * std::sqrt(2.0 / m));
+            EVX_COMPARE_NEAR(s.z.array().square().mean(), info.sigmaZ2,
+                             5 * info.sigmaZ2 * std::sqrt(2.0 / m));
             QCOMPARE(s.noiseVariance(0), info.sigmaEps2);
         } else {
             QCOMPARE(s.z.size(), Eigen::Index(0));
@@ -196,7 +201,8 @@ private slots:
             // probability Φ(−5)): its variance is that of N(0, 0.81) truncated at ±a·0.9,
             // 0.81(1 − 2aφ(a)/(2Φ(a) − 1)), a = 2/0.9; the KS distance hardly sees its sd.
             std::vector<double> middle;
-            std::copy_if(x.begin(), x.end(), std::back_inserter(middle), [](double v) { return std::abs(v) < 2; });
+            std::copy_if(x.begin(), x.end(), std::back_inserter(middle),
+                         [](double v) { return std::abs(v) < 2; });
             const double a = 2 / 0.9, phi = std::exp(-a * a / 2) / std::sqrt(2 * kPi);
             const double truncated = 0.81 * (1 - 2 * a * phi / (2 * normalCdf(a, 0, 1) - 1));
             double m2 = 0, m4 = 0;
@@ -205,8 +211,7 @@ private slots:
                 m4 += std::pow(v, 4) / middle.size();
             }
             EVX_COMPARE_NEAR(m2, truncated, 5 * std::sqrt((m4 - m2 * m2) / middle.size()));
-        }
-        else if (id == "bimodal") {
+        } else if (id == "bimodal") {
             // Clipped at 2: an atom of mass e⁻⁵ there (binomial sd √(n p)), Exp(2) − 0.5 below it.
             const double p = std::exp(-5.0);
             const auto atom = std::count(x.begin(), x.end(), 2.0);
@@ -254,7 +259,8 @@ private slots:
         double m0 = 0, m1 = 0, m2 = 0;
         for (int i = 0; i <= steps; ++i) {
             const double y = lo + i * h;
-            const double p = std::exp(syntheticLogDensity(id.toStdString(), x, y)) * (i == 0 || i == steps ? 0.5 : 1);
+            const double p =
+                std::exp(syntheticLogDensity(id.toStdString(), x, y)) * (i == 0 || i == steps ? 0.5 : 1);
             m0 += p * h;
             m1 += p * y * h;
             m2 += p * (y - mean) * (y - mean) * h;
@@ -276,9 +282,11 @@ private slots:
         }
         // Goldberg's truth on standardised y: −0.85 in expectation (oracle_log_likelihood.py);
         // over 200 test points its sd is about 0.05.
-        EVX_COMPARE_NEAR(syntheticLogLikelihood(makeDataset("goldberg", 8), makeDataset("goldberg", 8).test), -0.846, 0.25);
-        QVERIFY_THROWS_EXCEPTION(InvalidParameter,
-                                 syntheticLogLikelihood(makeDataset("lidar", 1, 0, kData + "lidar.csv"), DataSplit{}));
+        EVX_COMPARE_NEAR(syntheticLogLikelihood(makeDataset("goldberg", 8), makeDataset("goldberg", 8).test),
+                         -0.846, 0.25);
+        QVERIFY_THROWS_EXCEPTION(
+            InvalidParameter,
+            syntheticLogLikelihood(makeDataset("lidar", 1, 0, kData + "lidar.csv"), DataSplit{}));
     }
 
     void syntheticSetsHaveTheirSizesAndAreReproducible()
@@ -286,7 +294,8 @@ private slots:
         for (const DatasetInfo& info : datasets()) {
             if (!info.synthetic)
                 continue;
-            const Dataset a = makeDataset(info.id, 42, 0), b = makeDataset(info.id, 42, 0), c = makeDataset(info.id, 42, 1);
+            const Dataset a = makeDataset(info.id, 42, 0), b = makeDataset(info.id, 42, 0),
+                          c = makeDataset(info.id, 42, 1);
             QCOMPARE(int(a.train.size()), info.nTrain);
             QCOMPARE(int(a.validation.size()), info.nValidation);
             QCOMPARE(int(a.test.size()), info.nTest);
@@ -418,7 +427,8 @@ private slots:
             for (int tr : d.train.rows)
                 mean += table.x.row(tr);
             mean /= double(train);
-            QVERIFY2((d.scaling.xMean - mean).cwiseAbs().maxCoeff() <= 1e-12 * (1 + mean.cwiseAbs().maxCoeff()),
+            QVERIFY2((d.scaling.xMean - mean).cwiseAbs().maxCoeff() <=
+                         1e-12 * (1 + mean.cwiseAbs().maxCoeff()),
                      qPrintable(QString("%1 vs %2").arg(d.scaling.xMean(0)).arg(mean(0))));
         }
         const Dataset a = makeDataset(info.id, 3, 0, path), b = makeDataset(info.id, 3, 1, path);
@@ -432,21 +442,54 @@ private slots:
         }
     }
 
+    void constantInputColumnStaysFinite()
+    {
+        // An input constant over the training rows has sd 0: it keeps sd 1 and becomes 0
+        // rather than NaN.
+        QTemporaryDir dir;
+        const QString path = dir.path() + "/lidar.csv";
+        std::string text = "range,logratio\n";
+        for (int i = 0; i < 20; ++i)
+            text += "500," + std::to_string(0.1 * i) + "\n";
+        writeFile(path, text);
+        const Dataset d = makeDataset("lidar", 2, 0, path.toStdString());
+        QCOMPARE(d.scaling.xSd(0), 1.0);
+        QCOMPARE(d.scaling.xMean(0), 500.0);
+        QVERIFY(d.scaling.apply(d.test).x.isZero(0));
+        QCOMPARE(int(d.train.size() + d.validation.size() + d.test.size()), 20);
+    }
+
     void badInputIsRefusedWithAClearMessage_data()
     {
         QTest::addColumn<QString>("id");
         QTest::addColumn<QString>("content"); // empty: no file at all
         QTest::addColumn<QString>("message");
-        QTest::newRow("missing file") << "lidar" << "" << "lidar.csv";
-        QTest::newRow("missing column") << "lidar" << "range,ratio\n1,2\n" << "no column 'logratio'";
-        QTest::newRow("not a number") << "lidar" << "range,logratio\n1,2\n3,abc\n" << "'abc', not a number";
-        QTest::newRow("empty cell") << "lidar" << "range,logratio\n1,2\n3,\n" << "not a number";
-        QTest::newRow("too few rows") << "lidar" << "range,logratio\n1,2\n3,4\n" << "at least 10";
+        QTest::newRow("missing file") << "lidar"
+                                      << ""
+                                      << "lidar.csv";
+        QTest::newRow("missing column") << "lidar"
+                                        << "range,ratio\n1,2\n"
+                                        << "no column 'logratio'";
+        QTest::newRow("not a number") << "lidar"
+                                      << "range,logratio\n1,2\n3,abc\n"
+                                      << "'abc', not a number";
+        QTest::newRow("empty cell") << "lidar"
+                                    << "range,logratio\n1,2\n3,\n"
+                                    << "not a number";
+        QTest::newRow("too few rows") << "lidar"
+                                      << "range,logratio\n1,2\n3,4\n"
+                                      << "at least 10";
+        std::string constant = "range,logratio\n";
+        for (int i = 0; i < 12; ++i)
+            constant += std::to_string(400 + i) + ",0.5\n";
+        QTest::newRow("constant y") << "lidar" << QString::fromStdString(constant) << "all equal";
         QTest::newRow("bad sex") << "abalone"
                                  << "sex,length,diameter,height,whole_weight,shucked_weight,viscera_weight,"
                                     "shell_weight,rings\nX,1,1,1,1,1,1,1,3\n"
                                  << "not one of M, F, I";
-        QTest::newRow("synthetic from a file") << "depeweg" << "x\n1\n" << "synthetic";
+        QTest::newRow("synthetic from a file") << "depeweg"
+                                               << "x\n1\n"
+                                               << "synthetic";
     }
     void badInputIsRefusedWithAClearMessage()
     {

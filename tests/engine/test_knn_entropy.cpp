@@ -34,8 +34,7 @@ struct Replicates {
 };
 
 // R independent estimates; their mean and sd.
-template <class Estimate>
-Replicates replicate(int r, Estimate estimate)
+template <class Estimate> Replicates replicate(int r, Estimate estimate)
 {
     std::vector<double> v;
     for (int i = 0; i < r; ++i)
@@ -62,7 +61,8 @@ private slots:
         EVX_COMPARE_NEAR(knnEntropy(x1, 3), 1.989782862401365, 1e-12);
         EVX_COMPARE_NEAR(knnEntropy(x1, 1), 2.5707728727226744, 1e-12);
         Eigen::MatrixXd x2(10, 2);
-        x2 << 0.1, 1.0, 1.3, -0.2, -0.7, 0.4, 2.2, 1.9, 0.0, -1.1, -1.5, 0.3, 0.6, 0.6, 1.1, 2.4, -0.9, -1.7, 0.4, -0.5;
+        x2 << 0.1, 1.0, 1.3, -0.2, -0.7, 0.4, 2.2, 1.9, 0.0, -1.1, -1.5, 0.3, 0.6, 0.6, 1.1, 2.4, -0.9, -1.7,
+            0.4, -0.5;
         EVX_COMPARE_NEAR(knnEntropy(x2, 2), 3.482134274322055, 1e-12);
         // The matrix form of a 1-D sample is the same estimate.
         const Eigen::MatrixXd column = Eigen::Map<const Eigen::VectorXd>(x1.data(), 12);
@@ -109,7 +109,9 @@ private slots:
                 for (int i = 0; i < n; ++i) {
                     const double a = normal(rng), b = normal(rng);
                     x(i, 0) = a;
-                    x(i, 1) = 0.6 * a + 0.8 * b; // unit variances, correlation 0.6: H = ½ log((2πe)² det Σ), det Σ = 0.64
+                    x(i, 1) =
+                        0.6 * a +
+                        0.8 * b; // unit variances, correlation 0.6: H = ½ log((2πe)² det Σ), det Σ = 0.64
                 }
                 return knnEntropy(x, 5);
             }

@@ -58,7 +58,8 @@ Eigen::VectorXd normalQuantiles(int s)
 Eigen::MatrixXd referenceDraws()
 {
     Eigen::MatrixXd f(7, 3);
-    f << 0.3, -1.2, 2.0, 0.5, -0.7, 2.2, 0.1, -1.0, 1.1, 0.9, -1.6, 2.9, 0.4, -0.2, 2.4, 0.2, -1.1, 0.3, 0.7, -0.9, 2.6;
+    f << 0.3, -1.2, 2.0, 0.5, -0.7, 2.2, 0.1, -1.0, 1.1, 0.9, -1.6, 2.9, 0.4, -0.2, 2.4, 0.2, -1.1, 0.3, 0.7,
+        -0.9, 2.6;
     return f;
 }
 
@@ -114,8 +115,8 @@ private slots:
         QFETCH(double, gap);
         QFETCH(double, reference);
         EVX_COMPARE_NEAR(gaussianMixtureEntropy(Eigen::Vector2d(0, gap), 1.0), reference, 2e-9);
-        EVX_COMPARE_NEAR(gaussianMixtureEntropy(Eigen::Vector2d(5, 5 + 1e-3 * gap), 1e-3), reference + std::log(1e-3),
-                         2e-9);
+        EVX_COMPARE_NEAR(gaussianMixtureEntropy(Eigen::Vector2d(5, 5 + 1e-3 * gap), 1e-3),
+                         reference + std::log(1e-3), 2e-9);
     }
 
     void equalDrawsGiveTheGaussian()
@@ -159,7 +160,8 @@ private slots:
         EVX_COMPARE_NEAR(std_.rmse, raw.rmse, 1e-13);
         EVX_COMPARE_NEAR(std_.mpiw, raw.mpiw, 1e-10);
         QCOMPARE(std_.picp, raw.picp);
-        EVX_COMPARE_NEAR(predictiveLogLikelihood(f, y, 0.4, s), predictiveLogLikelihood(f, y, 0.4) - std::log(s), 1e-14);
+        EVX_COMPARE_NEAR(predictiveLogLikelihood(f, y, 0.4, s),
+                         predictiveLogLikelihood(f, y, 0.4) - std::log(s), 1e-14);
     }
 
     void coverageAndWidthOfAGaussianPredictive()
@@ -263,7 +265,8 @@ private slots:
             }
             return sum * h / 3;
         };
-        const UncertaintyDecomposition d = decomposeUncertainty(f, 3, sigma, EntropyEstimator::MixtureQuadrature);
+        const UncertaintyDecomposition d =
+            decomposeUncertainty(f, 3, sigma, EntropyEstimator::MixtureQuadrature);
         for (int n = 0; n < 2; ++n) {
             double aleatoric = 0;
             for (int w = 0; w < 3; ++w)
@@ -291,8 +294,8 @@ private slots:
         } catch (const InvalidParameter& e) {
             QVERIFY2(QString(e.what()).contains("not finite"), e.what());
         }
-        QVERIFY_THROWS_EXCEPTION(InvalidParameter, decomposeUncertainty(f, 2, 0.4));  // 7 rows, 2 W draws
-        QVERIFY_THROWS_EXCEPTION(InvalidParameter, decomposeUncertainty(f, 7, 0.4));  // 1 z draw per W ≤ k
+        QVERIFY_THROWS_EXCEPTION(InvalidParameter, decomposeUncertainty(f, 2, 0.4)); // 7 rows, 2 W draws
+        QVERIFY_THROWS_EXCEPTION(InvalidParameter, decomposeUncertainty(f, 7, 0.4)); // 1 z draw per W ≤ k
         QVERIFY_THROWS_EXCEPTION(InvalidParameter, gaussianMixtureEntropy(Eigen::Vector2d(0, 1e6), 1e-3));
     }
 };
