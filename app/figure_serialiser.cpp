@@ -3,6 +3,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <cmath>
+#include <map>
 
 namespace evx {
 namespace {
@@ -144,12 +145,18 @@ QByteArray figureToJson(const QString& scenarioId, const ParameterSchema& schema
         }
         root["tables"] = tables;
     }
-    if (!figure.data.empty()) {
-        QJsonObject data;
-        for (const auto& [name, values] : figure.data)
-            data[QString::fromStdString(name)] = numbers(values);
-        root["data"] = data;
+    // "x" → data.x; "latent.mu" → latent.mu (Figure::data).
+    std::map<QString, QJsonObject> groups;
+    for (const auto& [name, values] : figure.data) {
+        const QString key = QString::fromStdString(name);
+        const qsizetype dot = key.indexOf('.');
+        if (dot > 0)
+            groups[key.left(dot)][key.mid(dot + 1)] = numbers(values);
+        else
+            groups["data"][key] = numbers(values);
     }
+    for (const auto& [group, columns] : groups)
+        root[group] = columns;
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
 

@@ -296,8 +296,13 @@ int runTableCommand(const TableCommand& command)
                          std::vector<double>(study.metrics.size(), NAN), NAN};
             try {
                 const Figure figure = scenario->runChecked({values, {}, {}}, context);
+                // A metric a cell does not have (e.g. a latent statistic of a network without a
+                // latent) stays empty in its row; the others count.
                 for (std::size_t m = 0; m < study.metrics.size(); ++m)
-                    run.values[m] = study.metricValue(study.metrics[m], figure.summary);
+                    try {
+                        run.values[m] = study.metricValue(study.metrics[m], figure.summary);
+                    } catch (const std::out_of_range&) {
+                    }
                 if (!study.selectBy.empty())
                     run.select = figure.summary.value(study.selectBy);
             } catch (const std::exception& e) {

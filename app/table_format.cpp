@@ -138,6 +138,14 @@ QString number(double v)
     return std::isfinite(v) ? QString::number(v, 'f', 4) : QString("–");
 }
 
+// "mean ± sd", "mean" with one replicate, "–" without any.
+QString meanAndSd(double mean, double sd)
+{
+    if (!std::isfinite(mean))
+        return "–";
+    return std::isfinite(sd) ? number(mean) + " ± " + number(sd) : number(mean);
+}
+
 QString csvNumber(double v)
 {
     return std::isfinite(v) ? QString::number(v, 'g', 10) : QString();
@@ -260,8 +268,8 @@ QByteArray tableMarkdown(const Study& study, const std::vector<StudyRun>& runs)
         if (single) {
             const auto p = cell->paperValue(study.metrics.front());
             const MetricAggregate& m = a.metrics.front();
-            out += QString(" %1 ± %2 | %3 | %4 | %5 |\n")
-                       .arg(number(m.mean), number(m.sd))
+            out += QString(" %1 | %2 | %3 | %4 |\n")
+                       .arg(meanAndSd(m.mean, m.sd))
                        .arg(a.replicates)
                        .arg(p ? number(*p) : QString("–"))
                        .arg(p && std::isfinite(m.mean) ? number(m.mean - *p) : QString("–"));
@@ -269,7 +277,7 @@ QByteArray tableMarkdown(const Study& study, const std::vector<StudyRun>& runs)
         }
         out += QString(" %1 |").arg(a.replicates);
         for (std::size_t k = 0; k < study.metrics.size(); ++k) {
-            out += QString(" %1 ± %2 |").arg(number(a.metrics[k].mean), number(a.metrics[k].sd));
+            out += " " + meanAndSd(a.metrics[k].mean, a.metrics[k].sd) + " |";
             if (anyPaper(study, study.metrics[k])) {
                 const auto p = cell->paperValue(study.metrics[k]);
                 out += " " + (p ? number(*p) : QString("–")) + " |";

@@ -104,7 +104,9 @@ struct Figure {
     std::vector<std::string> warnings;
     // The observations the figure was computed from (simulated or loaded), by name, e.g.
     // {"x": …, "y": …}; the JSON export writes them under "data" so that anyone can
-    // recompute the figure's numbers from the file alone (DESIGN.md).
+    // recompute the figure's numbers from the file alone (DESIGN.md). A name "group.column"
+    // goes under a top-level "group" instead, for per-datum quantities that are not data
+    // (e.g. "latent.mu" → "latent": {"mu": …}).
     std::vector<std::pair<std::string, std::vector<double>>> data;
 };
 

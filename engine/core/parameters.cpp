@@ -100,6 +100,21 @@ ParameterSpec choiceParameter(std::string name, std::string label, std::vector<s
     return s;
 }
 
+ParameterSpec booleanParameter(std::string name, std::string label, bool defaultValue, std::string tooltip)
+{
+    ParameterSpec s;
+    s.name = std::move(name);
+    s.label = std::move(label);
+    s.kind = ParameterKind::Boolean;
+    s.minimum = 0;
+    s.maximum = 1;
+    s.defaultValue = defaultValue ? 1 : 0;
+    s.step = 1;
+    s.decimals = 0;
+    s.tooltip = std::move(tooltip);
+    return s;
+}
+
 ParameterSchema::ParameterSchema(std::vector<ParameterSpec> specs) : m_specs(std::move(specs))
 {
     std::set<std::string> names;

@@ -39,6 +39,7 @@ ParameterSpec integerParameter(std::string name, std::string label, int minimum,
                                int defaultValue, std::string tooltip, bool animatable = false);
 ParameterSpec choiceParameter(std::string name, std::string label, std::vector<std::string> choices,
                               int defaultIndex, std::string tooltip);
+ParameterSpec booleanParameter(std::string name, std::string label, bool defaultValue, std::string tooltip);
 
 // Values by name. Every kind is stored as a double: a Choice as its index,
 // a Boolean as 0 or 1.

@@ -16,6 +16,7 @@
 #include "scenarios/quadrature/bq_evidence_scenario.h"
 #include "scenarios/quadrature/bq_2d_marginal_scenario.h"
 #include "scenarios/bnn/identifiability_scenario.h"
+#include "scenarios/bnn/ncai_scenario.h"
 #include "scenarios/genbayes/gb_scenario.h"
 
 #include <algorithm>
@@ -45,6 +46,7 @@ ScenarioRegistry::ScenarioRegistry()
     m_scenarios.push_back(scenarios::makeGbGaussianScenario());
     m_scenarios.push_back(scenarios::makeGbRegressionScenario());
     m_scenarios.push_back(std::make_shared<scenarios::BnnIdentifiabilityScenario>());
+    m_scenarios.push_back(std::make_shared<scenarios::BnnNcaiScenario>());
 }
 
 const ScenarioRegistry& ScenarioRegistry::instance()

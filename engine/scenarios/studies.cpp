@@ -1,5 +1,6 @@
 #include "scenarios/studies.h"
 
+#include "scenarios/bnn/bnn_tables.h"
 #include "scenarios/genbayes/gb_tables.h"
 
 namespace evx {
@@ -8,6 +9,8 @@ const std::vector<Study>& allStudies()
 {
     static const std::vector<Study> studies = [] {
         std::vector<Study> all = scenarios::generalisedBayesStudies();
+        for (Study& s : scenarios::bnnStudies())
+            all.push_back(std::move(s));
         return all;
     }();
     return studies;
