@@ -15,6 +15,10 @@ std::string locateDataFile(const std::string& fileName, const std::string& userP
     if (!userPath.empty()) {
         if (fs::is_directory(userPath, ec))
             return (fs::path(userPath) / fileName).string();
+        // Another file of the same folder (e.g. lidar.csv opened, yacht wanted): its sibling.
+        const fs::path sibling = fs::path(userPath).parent_path() / fileName;
+        if (fs::path(userPath).filename() != fileName && fs::is_regular_file(sibling, ec))
+            return sibling.string();
         return userPath; // the reader says what is wrong with it, if anything
     }
     std::vector<fs::path> folders;

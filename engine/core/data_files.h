@@ -7,7 +7,8 @@
 
 namespace evx {
 
-// userPath: "" (nothing opened), a file (used as it is) or a folder (fileName inside it).
+// userPath: "" (nothing opened), a folder (fileName inside it), or a file: used as it is, unless
+// it has another name and fileName lies beside it.
 std::string locateDataFile(const std::string& fileName, const std::string& userPath, const std::string& what);
 
 } // namespace evx

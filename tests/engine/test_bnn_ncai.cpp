@@ -134,6 +134,17 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(Cancelled, ncai().run(quick(1, 20000), context));
     }
 
+    void realDataSetsAreFoundBesideAnOpenedFile()
+    {
+        // lidar.csv opened, yacht asked for: yacht's file beside it is used (216 of 308 rows train).
+        ParameterValues v = quick(1, 200);
+        v["dataset"] = 7;
+        const Figure f = ncai().runWith({v, {}, EVX_SOURCE_DIR "/../shared/data/lidar.csv"}, {});
+        QCOMPARE(column(f, "y").size(), std::size_t(216));
+        QCOMPARE(column(f, "x6").size(), std::size_t(216)); // six inputs, one column each
+        QVERIFY(std::isfinite(f.summary.value("test_ll")));
+    }
+
     void badInputGetsOneClearMessage()
     {
         QVERIFY_THROWS_EXCEPTION(InvalidParameter, ncai().run({{"dataset", 12}}, {}));
