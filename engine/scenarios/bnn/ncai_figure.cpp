@@ -121,8 +121,8 @@ Plot latentHistogram(const NcaiFigureInput& in)
     return p;
 }
 
-Plot tracePlot(const std::vector<NcaiTracePoint>& trace, const std::string& title, const std::string& yLabel,
-               const std::vector<std::pair<std::string, double NcaiTracePoint::*>>& curves)
+Plot tracePlot(const std::vector<bnn_training::TracePoint>& trace, const std::string& title, const std::string& yLabel,
+               const std::vector<std::pair<std::string, double bnn_training::TracePoint::*>>& curves)
 {
     Plot p;
     p.title = title;
@@ -131,7 +131,7 @@ Plot tracePlot(const std::vector<NcaiTracePoint>& trace, const std::string& titl
     int colour = 3;
     for (const auto& [name, member] : curves) {
         Series s{name, SeriesKind::Line, {}, {}, colour++};
-        for (const NcaiTracePoint& t : trace) {
+        for (const bnn_training::TracePoint& t : trace) {
             s.x.push_back(t.epoch);
             s.y.push_back(t.*member);
         }
@@ -151,16 +151,16 @@ Figure ncaiFigure(const NcaiFigureInput& in)
         f.plots.push_back(latentPlot(in));
         f.plots.push_back(latentHistogram(in));
     }
-    const std::vector<NcaiTracePoint>& trace = *in.trace;
+    const std::vector<bnn_training::TracePoint>& trace = *in.trace;
     if (!trace.empty()) {
         f.plots.push_back(tracePlot(trace, "Training: ELBO per training point", "ELBO / N (nats)",
-                                    {{"ELBO / N", &NcaiTracePoint::elbo}}));
+                                    {{"ELBO / N", &bnn_training::TracePoint::elbo}}));
         f.plots.push_back(tracePlot(trace, "Test log-likelihood while training", "nats per test point",
-                                    {{"test log-likelihood", &NcaiTracePoint::testLogLik}}));
+                                    {{"test log-likelihood", &bnn_training::TracePoint::testLogLik}}));
         if (latent)
             f.plots.push_back(tracePlot(trace, "Latent diagnostics while training", "statistic",
-                                        {{"MI(x, μ_z), nats", &NcaiTracePoint::mutualInformation},
-                                         {"Henze–Zirkler of μ_z", &NcaiTracePoint::henzeZirkler}}));
+                                        {{"MI(x, μ_z), nats", &bnn_training::TracePoint::mutualInformation},
+                                         {"Henze–Zirkler of μ_z", &bnn_training::TracePoint::henzeZirkler}}));
     }
     return f;
 }

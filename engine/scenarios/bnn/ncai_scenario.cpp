@@ -2,6 +2,7 @@
 
 #include "core/data_files.h"
 #include "core/errors.h"
+#include "scenarios/bnn/bnn_training.h"
 #include "scenarios/bnn/ncai_figure.h"
 
 #include <chrono>
@@ -16,113 +17,9 @@ const std::vector<std::string> kDatasets{"heavy-tail", "goldberg", "williams", "
                                          "lidar",      "yacht",    "energy",   "airfoil", "abalone", "wine"};
 const std::vector<std::string> kInference{"bnn-mfvi", "mfvi", "ncai-0", "ncai"};
 
-constexpr int kTraceDraws = 200;       // predictive draws per trace point (the summary uses more)
 constexpr double kPublishSeconds = 0.15;
 using Clock = std::chrono::steady_clock;
-
-std::string inferenceLabel(bnn::Variant v)
-{
-    switch (v) {
-    case bnn::Variant::BnnMfvi:
-        return "BNN, mean-field VI";
-    case bnn::Variant::Mfvi:
-        return "BNN+LV, mean-field VI";
-    case bnn::Variant::Ncai0:
-        return "BNN+LV, NCAI_λ=0";
-    case bnn::Variant::Ncai:
-        return "BNN+LV, NCAI_λ";
-    }
-    return {};
-}
-
-bnn::BnnConfig configFrom(const ParameterValues& v, const bnn::DatasetInfo& info, bnn::Variant variant)
-{
-    bnn::BnnConfig c;
-    c.variant = variant;
-    c.hidden.assign(std::size_t(info.hiddenLayers), info.hiddenUnits);
-    c.adam.learningRate = v.at("learning_rate");
-    c.noiseSd = std::sqrt(v.at("noise_variance"));
-    // Without a latent the network has only σ_ε to explain the spread around its mean; with one,
-    // σ_ε and σ_z trade off, so σ_ε stays at the chosen value (the paper grid-searches it).
-    c.learnNoise = variant == bnn::Variant::BnnMfvi;
-    if (v.at("latent_variance") == 0 && info.latent && std::isfinite(info.sigmaZ2))
-        c.fixedLatentVariance = info.sigmaZ2;
-    c.warmStartEpochs = int(v.at("warm_start_epochs"));
-    c.penalties.lambda1 = v.at("lambda_hz");
-    c.penalties.lambda2 = v.at("lambda_cov");
-    c.penalties.lambda3 = v.at("lambda_pc");
-    c.penalties.epsT = v.at("eps_t");
-    c.penalties.epsX = v.at("eps_x");
-    c.penalties.epsY = v.at("eps_y");
-    c.seed = std::uint64_t(v.at("seed"));
-    return c;
-}
-
-struct TrainedRun {
-    bnn::Variant variant = bnn::Variant::Mfvi;
-    bnn::BnnSnapshot snapshot;
-    std::vector<NcaiTracePoint> trace;
-    std::string diverged; // why training stopped early, if it did
-};
-
-double latentSpread(const bnn::BnnSnapshot& s)
-{
-    if (!s.hasLatent() || s.latentMean.size() < 3)
-        return 0;
-    return std::sqrt((s.latentMean.array() - s.latentMean.mean()).square().mean());
-}
-
-NcaiTracePoint tracePoint(const bnn::BnnSnapshot& s, const bnn_eval::PreparedData& data, std::size_t& historyUsed,
-                          std::uint64_t seed)
-{
-    NcaiTracePoint t;
-    t.epoch = s.epoch;
-    // The recorded ELBO is a one-draw estimate per epoch: average those since the last point.
-    double sum = 0;
-    int count = 0;
-    for (; historyUsed < s.history.size(); ++historyUsed, ++count)
-        sum += s.history[historyUsed].elboValue();
-    t.elbo = count > 0 ? sum / count / double(data.train.size()) : NAN;
-    t.testLogLik = bnn_eval::predictiveMetrics(s, data, data.test, kTraceDraws, seed).logLikelihood;
-    t.mutualInformation = t.henzeZirkler = NAN;
-    if (latentSpread(s) > 1e-12) {
-        const bnn_eval::LatentMetrics m = bnn_eval::latentMetrics(s, data);
-        t.mutualInformation = m.mutualInformation;
-        t.henzeZirkler = m.henzeZirkler;
-    }
-    return t;
-}
-
-// Trains one variant for `epochs` VI epochs (after the warm start where it has one), with a trace
-// point every `every` epochs; `onPoint` sees the run after each.
-TrainedRun train(const bnn_eval::PreparedData& data, const bnn::BnnConfig& config, int epochs, int every,
-                 const RunContext& context, const std::function<void(const TrainedRun&, double)>& onPoint)
-{
-    bnn::BnnTrainer trainer(data.train.x, data.train.y, config);
-    TrainedRun run;
-    run.variant = config.variant;
-    const int total = epochs + (bnn::usesWarmStart(config.variant) ? config.warmStartEpochs : 0);
-    std::size_t historyUsed = 0;
-    int done = 0;
-    const auto cancelled = [&] { return context.cancelled(); };
-    while (done < total) {
-        const bnn::AdvanceResult a = trainer.advance(std::min(every, total - done), cancelled);
-        done += a.epochsRun;
-        if (a.status == bnn::TrainStatus::Cancelled)
-            context.checkCancelled();
-        run.snapshot = trainer.snapshot();
-        if (a.status == bnn::TrainStatus::Diverged) {
-            run.diverged = trainer.message();
-            break;
-        }
-        if (trainer.inWarmStart())
-            continue;
-        run.trace.push_back(tracePoint(run.snapshot, data, historyUsed, config.seed + 7));
-        if (onPoint)
-            onPoint(run, double(done) / total);
-    }
-    return run;
-}
+using namespace bnn_training;
 
 } // namespace
 
