@@ -17,6 +17,7 @@
 #include "scenarios/quadrature/bq_2d_marginal_scenario.h"
 #include "scenarios/bnn/identifiability_scenario.h"
 #include "scenarios/bnn/ncai_scenario.h"
+#include "scenarios/bnn/uncertainty_scenario.h"
 #include "scenarios/genbayes/gb_scenario.h"
 
 #include <algorithm>
@@ -47,6 +48,7 @@ ScenarioRegistry::ScenarioRegistry()
     m_scenarios.push_back(scenarios::makeGbRegressionScenario());
     m_scenarios.push_back(std::make_shared<scenarios::BnnIdentifiabilityScenario>());
     m_scenarios.push_back(std::make_shared<scenarios::BnnNcaiScenario>());
+    m_scenarios.push_back(std::make_shared<scenarios::BnnUncertaintyScenario>());
 }
 
 const ScenarioRegistry& ScenarioRegistry::instance()

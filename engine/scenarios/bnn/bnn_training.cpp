@@ -37,13 +37,14 @@ TracePoint tracePoint(const bnn::BnnSnapshot& s, const bnn_eval::PreparedData& d
 
 } // namespace
 
-bnn::BnnConfig configFrom(const ParameterValues& v, const bnn::DatasetInfo& info, bnn::Variant variant)
+bnn::BnnConfig configFrom(const ParameterValues& v, const bnn::Dataset& data, bnn::Variant variant)
 {
+    const bnn::DatasetInfo& info = data.info;
     bnn::BnnConfig c;
     c.variant = variant;
     c.hidden.assign(std::size_t(info.hiddenLayers), info.hiddenUnits);
     c.adam.learningRate = valueOr(v, "learning_rate", 0.01);
-    c.noiseSd = std::sqrt(valueOr(v, "noise_variance", 0.1));
+    c.noiseSd = std::sqrt(valueOr(v, "noise_variance", 0.1)) / data.reportOutputScale();
     // Without a latent the network has only σ_ε to explain the spread around its mean; with one,
     // σ_ε and σ_z trade off, so σ_ε stays at the chosen value (the paper grid-searches it).
     c.learnNoise = variant == bnn::Variant::BnnMfvi;

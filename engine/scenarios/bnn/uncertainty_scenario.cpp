@@ -1,0 +1,278 @@
+#include "scenarios/bnn/uncertainty_scenario.h"
+
+#include "bnn/bnn_predictive.h"
+#include "bnn/hmc.h"
+#include "bnn/synthetic_datasets.h"
+#include "scenarios/bnn/bnn_training.h"
+#include "stats/predictive_metrics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <optional>
+
+namespace evx::scenarios {
+namespace {
+
+using namespace bnn_training;
+
+// The synthetic sets with one input; choice indices are stored in sessions: append only.
+const std::vector<std::string> kDatasets{"heavy-tail", "goldberg", "williams", "yuan", "depeweg", "bimodal"};
+constexpr int kGridPoints = 60;
+constexpr double kHmcWeightVariance = 10; // σ_w² of the paper's HMC (Fig. 6)
+constexpr int kTotalColour = 3, kAleatoricColour = 0, kEpistemicColour = 2;
+
+struct Decomposition {
+    std::vector<double> total, aleatoric, epistemic;
+};
+
+std::vector<double> asStd(const Eigen::VectorXd& v)
+{
+    return {v.data(), v.data() + v.size()};
+}
+
+Plot methodPlot(const std::string& title, const std::vector<double>& x, const std::optional<Decomposition>& d,
+                const std::vector<double>& truth, int row, int column)
+{
+    Plot p;
+    p.title = d ? title : title + " (computing…)";
+    p.xLabel = "x";
+    p.yLabel = "entropy (nats, raw y)";
+    p.row = row;
+    p.column = column;
+    p.legend = LegendPlace::Shared;
+    if (d) {
+        p.series.push_back({"total H[p(y|x)]", SeriesKind::Line, x, d->total, kTotalColour});
+        p.series.push_back({"aleatoric E_W H[p(y|x,W)]", SeriesKind::Line, x, d->aleatoric, kAleatoricColour});
+        p.series.push_back({"epistemic (total − aleatoric)", SeriesKind::Line, x, d->epistemic, kEpistemicColour});
+    }
+    p.series.push_back({"truth's entropy (all aleatoric)", SeriesKind::Line, x, truth, kReferenceColour, true});
+    return p;
+}
+
+double rmsDifference(const std::vector<double>& a, const std::vector<double>& b)
+{
+    double s = 0;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        s += (a[i] - b[i]) * (a[i] - b[i]);
+    return std::sqrt(s / double(a.size()));
+}
+
+double mean(const std::vector<double>& a)
+{
+    double s = 0;
+    for (double v : a)
+        s += v / double(a.size());
+    return s;
+}
+
+} // namespace
+
+double trueAleatoricEntropy(const std::string& id, double x)
+{
+    const bnn::DatasetInfo& info = bnn::datasetInfo(id);
+    const double sz = std::isfinite(info.sigmaZ2) ? std::sqrt(info.sigmaZ2) : 0;
+    // The support: f over z within ±6 σ_z, widened by 10 noise sds.
+    double lo = INFINITY, hi = -INFINITY;
+    for (int k = 0; k <= 200; ++k) {
+        const double f = bnn::syntheticF(id, x, -6 * sz + 12 * sz * k / 200);
+        lo = std::min(lo, f);
+        hi = std::max(hi, f);
+    }
+    const double noiseSd = std::sqrt(bnn::syntheticNoiseVariance(id, x));
+    lo -= 10 * noiseSd;
+    hi += 10 * noiseSd;
+    // A step of a tenth of the noise sd resolves every component of the density.
+    const int steps = std::clamp(int((hi - lo) / (0.1 * noiseSd)), 400, 20000);
+    const double h = (hi - lo) / steps;
+    double entropy = 0;
+    for (int i = 0; i <= steps; ++i) {
+        const double logp = bnn::syntheticLogDensity(id, x, lo + i * h);
+        const double w = (i == 0 || i == steps) ? 0.5 * h : h;
+        if (std::isfinite(logp))
+            entropy -= w * std::exp(logp) * logp;
+    }
+    return entropy;
+}
+
+BnnUncertaintyScenario::BnnUncertaintyScenario()
+    : m_schema({
+          choiceParameter("dataset", "Data set", kDatasets, 4, "A synthetic set with one input (its truth is known)"),
+          integerParameter("epochs", "VI epochs", 100, 100000, 3000, "Epochs of mean-field VI and of NCAI"),
+          integerParameter("hmc_draws", "HMC draws per chain", 20, 20000, 200, "Kept draws of each HMC chain"),
+          integerParameter("hmc_warmup", "HMC warm-up per chain", 20, 20000, 200,
+                           "Iterations tuning the step size, then discarded"),
+          integerParameter("hmc_chains", "HMC chains", 1, 16, 2, "Independent chains from different starts"),
+          integerParameter("hmc_leapfrog", "HMC leapfrog steps", 2, 200, 20,
+                           "Most leapfrog steps per iteration (each draws from half of it up to it)"),
+          integerParameter("weight_draws", "Weight draws S_W", 10, 2000, 100,
+                           "Draws of W behind each decomposition (HMC uses all its draws)"),
+          integerParameter("latent_draws", "Latent draws per W", 10, 500, 30,
+                           "Draws of z per W: the aleatoric entropy of each W comes from these"),
+          choiceParameter("estimator", "Entropy estimator",
+                          {"nearest neighbour (k = 5, the paper's)", "mixture quadrature (exact given the draws)"}, 0,
+                          "The paper uses Kozachenko–Leonenko nearest-neighbour entropies; the quadrature integrates "
+                          "each Gaussian mixture itself"),
+          integerParameter("split", "Data split", 0, 99, 0, "Which draw of the training data"),
+          integerParameter("seed", "Seed", 0, 100000, 0, "Seed of the initialisations and of every draw"),
+      })
+{
+}
+
+ScenarioInfo BnnUncertaintyScenario::info() const
+{
+    return {"bnn-uncertainty", "BNN+LV: aleatoric and epistemic uncertainty, VI and NCAI against HMC",
+            "BNN with latent variables",
+            "The entropy decomposition of the predictive over x for MFVI, NCAI and HMC side by side (paper Sec. 7.3, "
+            "Fig. 6)"};
+}
+
+std::vector<Preset> BnnUncertaintyScenario::presets() const
+{
+    return {{"fig6", "Fig. 6: Depeweg's data, nearest-neighbour entropies (k = 5)", {{"dataset", 4}, {"estimator", 0}}},
+            {"heavy-tail", "Heavy-Tail data: skewed, heavy-tailed noise", {{"dataset", 0}}}};
+}
+
+// Training (as bnn-ncai) and HMC leapfrog steps: each touches every weight once per point.
+std::vector<WorkBudget> BnnUncertaintyScenario::workBudget(const RunInput& input) const
+{
+    const ParameterValues v = m_schema.complete(input.values);
+    const bnn::DatasetInfo& info = bnn::datasetInfo(kDatasets.at(std::size_t(v.at("dataset"))));
+    double params = 3.0 * info.hiddenUnits + 1;
+    for (int l = 1; l < info.hiddenLayers; ++l)
+        params += (info.hiddenUnits + 1) * info.hiddenUnits;
+    const double vi = (2 * v.at("epochs") + 2000) * info.nTrain * params;
+    const double hmc = v.at("hmc_chains") * (v.at("hmc_draws") + v.at("hmc_warmup")) * 0.75 * v.at("hmc_leapfrog") *
+                       info.nTrain * params;
+    return {{"network operations of VI (epochs × points × weights)", vi, 2e11, "epochs"},
+            {"network operations of HMC (leapfrog steps × points × weights)", hmc, 2e11,
+             "hmc_draws, hmc_warmup, hmc_chains or hmc_leapfrog"}};
+}
+
+Figure BnnUncertaintyScenario::run(const ParameterValues& input, const RunContext& context) const
+{
+    const ParameterValues v = m_schema.complete(input);
+    const std::string id = kDatasets.at(std::size_t(v.at("dataset")));
+    const bnn::DatasetInfo& info = bnn::datasetInfo(id);
+    const bnn_eval::PreparedData data = bnn_eval::prepare(bnn::makeDataset(id, 0, int(v.at("split"))));
+    const bnn::Standardisation& scaling = data.raw.scaling;
+    const std::uint64_t seed = std::uint64_t(v.at("seed"));
+    const int epochs = int(v.at("epochs")), weightDraws = int(v.at("weight_draws")),
+              latentDraws = int(v.at("latent_draws"));
+    const auto estimator = v.at("estimator") == 0 ? stats::EntropyEstimator::NearestNeighbour
+                                                  : stats::EntropyEstimator::MixtureQuadrature;
+
+    Eigen::MatrixXd grid(kGridPoints, 1);
+    const double lo = data.raw.train.x.minCoeff(), hi = data.raw.train.x.maxCoeff();
+    std::vector<double> xs, truth;
+    for (int k = 0; k < kGridPoints; ++k) {
+        grid(k, 0) = lo + (hi - lo) * k / (kGridPoints - 1);
+        xs.push_back(grid(k, 0));
+        truth.push_back(trueAleatoricEntropy(id, grid(k, 0)));
+    }
+    const Eigen::MatrixXd gridStd = scaling.x(grid);
+    auto decompose = [&](const bnn::PredictiveDraws& d, int drawsOfW) {
+        context.checkCancelled();
+        const stats::UncertaintyDecomposition u =
+            stats::decomposeUncertainty(d.f, drawsOfW, d.noiseSd, estimator, seed + 3, 5, scaling.ySd);
+        return Decomposition{asStd(u.total), asStd(u.aleatoric), asStd(u.epistemic)};
+    };
+
+    std::optional<Decomposition> mfvi, ncai, hmc;
+    auto figure = [&](const char* status) {
+        Figure f;
+        Plot dataPlot;
+        dataPlot.title = "Training data (" + info.title + ")";
+        dataPlot.xLabel = "x";
+        dataPlot.yLabel = "y";
+        dataPlot.row = 0;
+        dataPlot.column = 0;
+        Series points{"training data", SeriesKind::Scatter, asStd(data.raw.train.x.col(0)), asStd(data.raw.train.y),
+                      kReferenceColour};
+        dataPlot.series.push_back(std::move(points));
+        f.plots.push_back(std::move(dataPlot));
+        f.plots.push_back(methodPlot("BNN+LV, mean-field VI", xs, mfvi, truth, 0, 1));
+        f.plots.push_back(methodPlot("BNN+LV, NCAI_λ", xs, ncai, truth, 1, 0));
+        f.plots.push_back(methodPlot("HMC (reference posterior)", xs, hmc, truth, 1, 1));
+        if (status)
+            f.warnings.push_back(std::string("Still computing: ") + status + ".");
+        return f;
+    };
+    auto publish = [&](const char* status, double fraction) {
+        if (context.wantsProgress())
+            context.publish(figure(status), fraction);
+    };
+    const int every = std::max(100, epochs / 10);
+    std::vector<std::string> problems;
+    auto trainAndDecompose = [&](bnn::Variant variant) {
+        const TrainedRun run = train(data, configFrom(v, data.raw, variant), epochs, every, context);
+        if (!run.diverged.empty())
+            problems.push_back(inferenceLabel(variant) + " diverged (" + run.diverged + ")");
+        return decompose(bnn::predictiveDraws(run.snapshot, gridStd, weightDraws, seed + 1, latentDraws), weightDraws);
+    };
+
+    publish("mean-field VI", 0.0);
+    mfvi = trainAndDecompose(bnn::Variant::Mfvi);
+    publish("NCAI", 0.3);
+    ncai = trainAndDecompose(bnn::Variant::Ncai);
+    publish("HMC", 0.6);
+
+    // HMC as the paper's Fig. 6: σ_z² and σ_ε² at the generating values (σ_ε in standardised
+    // units), σ_w² = 10.
+    bnn::HmcOptions options;
+    options.chains = int(v.at("hmc_chains"));
+    options.draws = int(v.at("hmc_draws"));
+    options.warmup = int(v.at("hmc_warmup"));
+    options.leapfrogSteps = int(v.at("hmc_leapfrog"));
+    options.seed = seed;
+    const double noiseSd = std::isfinite(info.sigmaEps2) ? std::sqrt(info.sigmaEps2) / scaling.ySd
+                                                         : std::sqrt(0.1) / data.raw.reportOutputScale();
+    const double latentVariance = std::isfinite(info.sigmaZ2) ? info.sigmaZ2 : 1.0;
+    std::vector<int> hidden(std::size_t(info.hiddenLayers), info.hiddenUnits);
+    const bnn::BnnHmcResult chains = bnn::runBnnHmc(data.train.x, data.train.y, hidden, true, noiseSd,
+                                                    kHmcWeightVariance, latentVariance, options,
+                                                    [&] { return context.cancelled(); });
+    if (chains.cancelled)
+        context.checkCancelled();
+    const bnn::PredictiveDraws hmcDraws = bnn::hmcPredictiveDraws(chains, gridStd, seed + 2, latentDraws);
+    hmc = decompose(hmcDraws, int(hmcDraws.f.rows()) / latentDraws);
+
+    Figure f = figure(nullptr);
+    Summary& s = f.summary;
+    for (const auto& [name, d] : {std::pair{"mfvi", &*mfvi}, {"ncai", &*ncai}, {"hmc", &*hmc}}) {
+        const std::string key = name;
+        s.set(key + ".total.mean", mean(d->total));
+        s.set(key + ".aleatoric.mean", mean(d->aleatoric));
+        s.set(key + ".epistemic.mean", mean(d->epistemic));
+    }
+    // How close each variational decomposition comes to HMC's, and each aleatoric curve to the
+    // truth's (rms over the grid, nats).
+    for (const auto& [name, d] : {std::pair{"mfvi", &*mfvi}, {"ncai", &*ncai}}) {
+        const std::string key = name;
+        s.set(key + ".aleatoric.rms_vs_hmc", rmsDifference(d->aleatoric, hmc->aleatoric));
+        s.set(key + ".epistemic.rms_vs_hmc", rmsDifference(d->epistemic, hmc->epistemic));
+    }
+    for (const auto& [name, d] : {std::pair{"mfvi", &*mfvi}, {"ncai", &*ncai}, {"hmc", &*hmc}})
+        s.set(std::string(name) + ".aleatoric.rms_vs_truth", rmsDifference(d->aleatoric, truth));
+    double acceptance = 0, stepSize = 0;
+    int divergences = 0;
+    for (const bnn::HmcChain& c : chains.chains) {
+        acceptance += c.acceptance / double(chains.chains.size());
+        stepSize += c.stepSize / double(chains.chains.size());
+        divergences += c.divergences;
+    }
+    s.set("hmc.acceptance", acceptance);
+    s.set("hmc.step_size", stepSize);
+    s.set("hmc.divergences", divergences);
+    s.set("hmc.draws", double(hmcDraws.f.rows() / latentDraws));
+    if (acceptance < 0.4 || divergences > 0)
+        problems.push_back("HMC mixes poorly (acceptance " + std::to_string(acceptance).substr(0, 4) + ", " +
+                           std::to_string(divergences) + " divergent transitions): raise hmc_warmup or lower "
+                           "hmc_leapfrog");
+    for (const std::string& p : problems)
+        f.warnings.push_back(p + ".");
+    f.data = {{"x", asStd(data.raw.train.x.col(0))}, {"y", asStd(data.raw.train.y)}};
+    return f;
+}
+
+} // namespace evx::scenarios
