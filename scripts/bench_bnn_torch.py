@@ -9,8 +9,11 @@ NCAI adds lambda1 N capexp(HZ/eps_T) + lambda3 N capexp(|PC_x|/eps_x + |PC_y|/ep
 (the off-diagonal term is zero with one latent per datum), its gradient on mu_z rescaled to an RMS
 of at most 10, as the engine does. float64, one thread, CPU.
 
-Needs Debian's python3-torch (not part of scripts/install-deps.sh: it is only for this comparison).
-    python3 scripts/bench_bnn_torch.py [--epochs 300]
+Needs Debian's python3-torch (apt-get install python3-torch; deliberately not in
+scripts/install-deps.sh: it is only for this comparison), so run it with Debian's interpreter:
+    /usr/bin/python3 scripts/bench_bnn_torch.py [--epochs 300]
+Debian's torch 1.13 is built against the reference BLAS (torch.__config__.show(): BLAS_INFO=generic),
+so it is slower than a pip wheel with MKL; compare also with the prototype's figures in METHODS.md.
 prints one line per variant: milliseconds per epoch (median of 5 repeats).
 """
 import argparse
