@@ -4,8 +4,8 @@
 
 namespace evx::bnn {
 
-BnnLoss::BnnLoss(const Eigen::MatrixXd& x, const Eigen::VectorXd& y, const std::vector<int>& hidden, bool latent,
-                 bool learnNoise, std::optional<NcaiPenaltyOptions> penalties)
+BnnLoss::BnnLoss(const Eigen::MatrixXd& x, const Eigen::VectorXd& y, const std::vector<int>& hidden,
+                 bool latent, bool learnNoise, std::optional<NcaiPenaltyOptions> penalties)
     : m_elbo(x, y, hidden, latent, learnNoise), m_x(x), m_penalties(penalties)
 {
     if (penalties && !latent)
@@ -29,7 +29,8 @@ LossTerms BnnLoss::evaluate(const Eigen::VectorXd& theta, const std::vector<Repa
     for (const ReparamNoise& e : noise) {
         if (grad)
             m_sampleGrad.setZero(l.size());
-        t.elbo.negLogLik += share * m_elbo.negLogLikelihood(theta, e, priors.noiseSd, grad ? &m_sampleGrad : nullptr);
+        t.elbo.negLogLik +=
+            share * m_elbo.negLogLikelihood(theta, e, priors.noiseSd, grad ? &m_sampleGrad : nullptr);
         if (grad)
             *grad += share * m_sampleGrad;
     }
@@ -40,7 +41,8 @@ LossTerms BnnLoss::evaluate(const Eigen::VectorXd& theta, const std::vector<Repa
         m_mu = theta.segment(l.latentMean(), l.latents);
         if (grad)
             m_penaltyGrad.setZero(l.latents);
-        t.penalties = ncaiPenalties(m_mu, m_x, m_elbo.targets(), *m_penalties, grad ? &m_penaltyGrad : nullptr);
+        t.penalties =
+            ncaiPenalties(m_mu, m_x, m_elbo.targets(), *m_penalties, grad ? &m_penaltyGrad : nullptr);
         if (grad) {
             if (clipPenaltyGradient)
                 clipRms(m_penaltyGrad, m_penalties->gradientClip);

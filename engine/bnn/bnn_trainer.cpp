@@ -28,9 +28,12 @@ const BnnConfig& validated(const Eigen::MatrixXd& x, const Eigen::VectorXd& y, c
         require(h >= 1 && h <= 1024, "a hidden layer has 1 to 1024 units");
     require(c.samplesPerStep >= 1 && c.samplesPerStep <= 1000, "draws per step must lie in 1…1000");
     require(positiveFinite(c.noiseSd), "σ_ε must be positive and finite");
-    require(!c.fixedWeightVariance || positiveFinite(*c.fixedWeightVariance), "a fixed σ_w² must be positive");
-    require(!c.fixedLatentVariance || positiveFinite(*c.fixedLatentVariance), "a fixed σ_z² must be positive");
-    require(positiveFinite(c.ebAlpha) && positiveFinite(c.ebBeta), "the InverseGamma α and β must be positive");
+    require(!c.fixedWeightVariance || positiveFinite(*c.fixedWeightVariance),
+            "a fixed σ_w² must be positive");
+    require(!c.fixedLatentVariance || positiveFinite(*c.fixedLatentVariance),
+            "a fixed σ_z² must be positive");
+    require(positiveFinite(c.ebAlpha) && positiveFinite(c.ebBeta),
+            "the InverseGamma α and β must be positive");
     require(c.warmStartEpochs >= 0, "warm-start epochs cannot be negative");
     require(positiveFinite(c.initWeightSd) && positiveFinite(c.initLatentSd) && c.initLatentMeanSd >= 0,
             "initial sds must be positive");
@@ -38,9 +41,11 @@ const BnnConfig& validated(const Eigen::MatrixXd& x, const Eigen::VectorXd& y, c
     const NcaiPenaltyOptions& p = c.penalties;
     require(positiveFinite(p.epsT) && positiveFinite(p.epsX) && positiveFinite(p.epsY),
             "ε_T, ε_x and ε_y must be positive");
-    require(p.lambda1 >= 0 && p.lambda2 >= 0 && p.lambda3 >= 0 && std::isfinite(p.lambda1 + p.lambda2 + p.lambda3),
+    require(p.lambda1 >= 0 && p.lambda2 >= 0 && p.lambda3 >= 0 &&
+                std::isfinite(p.lambda1 + p.lambda2 + p.lambda3),
             "the NCAI λ's must be non-negative and finite");
-    require(positiveFinite(p.expCap) && positiveFinite(p.gradientClip), "the cap and the clip must be positive");
+    require(positiveFinite(p.expCap) && positiveFinite(p.gradientClip),
+            "the cap and the clip must be positive");
     return c;
 }
 
@@ -111,8 +116,8 @@ void BnnTrainer::initialise()
     m_snapshot.variant = m_config.variant;
     m_snapshot.shape = m_loss.shape();
     if (usesWarmStart(m_config.variant) && m_config.warmStartEpochs > 0) {
-        m_pointFit = std::make_unique<PointNetworkFit>(m_x, m_y, m_config.hidden, m_config.noiseSd, m_config.adam,
-                                                       m_rng);
+        m_pointFit = std::make_unique<PointNetworkFit>(m_x, m_y, m_config.hidden, m_config.noiseSd,
+                                                       m_config.adam, m_rng);
         m_warmStartLeft = m_config.warmStartEpochs;
     } else {
         m_theta.segment(l.weightMean(), l.weights) = xavierNormalWeights(m_loss.shape(), m_rng);
@@ -142,15 +147,14 @@ void BnnTrainer::finishWarmStart()
     const ParameterLayout& l = m_loss.layout();
     if (m_pointFit) {
         m_theta.segment(l.weightMean(), l.weights) =
-            embedPointWeights(m_pointFit->shape(), m_pointFit->weights(), m_loss.shape(), m_rng);
+            embedPointWeights(m_pointFit->shape(), m_pointFit->weights(), m_loss.shape(), &m_rng);
         m_snapshot.warmStartLoss = m_pointFit->loss(m_pointFit->weights());
         m_pointFit.reset();
     } else {
         // No warm-start epochs asked for: an untrained point network is Glorot-normal too.
         m_theta.segment(l.weightMean(), l.weights) = xavierNormalWeights(m_loss.shape(), m_rng);
     }
-    m_theta.segment(l.latentMean(), l.latents).setZero();
-    m_warmStartLeft = 0;
+    m_warmStartLeft = 0; // μ_z stayed 0: initialise() randomises it only without a warm start
 }
 
 bool BnnTrainer::warmStartEpoch()
@@ -179,8 +183,8 @@ void BnnTrainer::updatePriorVariances()
     m_weightVariance = m_config.fixedWeightVariance
                            ? *m_config.fixedWeightVariance
                            : empiricalBayesVariance(m_theta.segment(l.weightMean(), l.weights),
-                                                    m_theta.segment(l.weightLogSd(), l.weights), m_config.ebAlpha,
-                                                    m_config.ebBeta);
+                                                    m_theta.segment(l.weightLogSd(), l.weights),
+                                                    m_config.ebAlpha, m_config.ebBeta);
     if (l.latents == 0)
         m_latentVariance = 0;
     else
@@ -201,7 +205,8 @@ bool BnnTrainer::viEpoch()
         for (auto& v : e.latents)
             v = normal(m_rng);
     }
-    const PriorSettings priors{m_config.noiseSd, m_weightVariance, m_latentVariance > 0 ? m_latentVariance : 1};
+    const PriorSettings priors{m_config.noiseSd, m_weightVariance,
+                               m_latentVariance > 0 ? m_latentVariance : 1};
     const LossTerms t = m_loss.evaluate(m_theta, m_noise, priors, &m_grad, true);
     if (!std::isfinite(t.total()) || !m_grad.allFinite()) {
         diverge("the loss diverged at epoch " + std::to_string(m_epoch) + " (" +
@@ -228,8 +233,7 @@ bool BnnTrainer::viEpoch()
 void BnnTrainer::diverge(const std::string& why)
 {
     m_status = TrainStatus::Diverged;
-    m_message = why;
-    m_theta = m_lastGood;
+    m_message = why; // advance() then publishes m_lastGood and runs nothing more
 }
 
 AdvanceResult BnnTrainer::advance(int epochs, const std::function<bool()>& cancelled)
@@ -265,6 +269,8 @@ void BnnTrainer::refreshSnapshot(const Eigen::VectorXd& theta, double weightVari
     const ParameterLayout& l = m_loss.layout();
     BnnSnapshot& s = m_snapshot;
     s.weightMean = theta.segment(l.weightMean(), l.weights);
+    if (m_pointFit) // during the warm start: the point network, with no weight on z yet
+        s.weightMean = embedPointWeights(m_pointFit->shape(), m_pointFit->weights(), m_loss.shape(), nullptr);
     s.weightSd = theta.segment(l.weightLogSd(), l.weights).array().exp();
     s.latentMean = theta.segment(l.latentMean(), l.latents);
     s.latentSd = theta.segment(l.latentLogSd(), l.latents).array().exp();

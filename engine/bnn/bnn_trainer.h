@@ -41,20 +41,20 @@ bool usesWarmStart(Variant v);
 
 struct BnnConfig {
     Variant variant = Variant::Mfvi;
-    std::vector<int> hidden{50}; // METHODS.md §5: 5–50 units, 1–2 layers
-    AdamOptions adam;            // learning rate 0.01
-    int samplesPerStep = 1;      // reparameterised draws of (W, z) per step
-    double noiseSd = 0.316227766016838; // σ_ε (σ_ε² = 0.1): fixed, as the paper, unless learned
-    bool learnNoise = false;            // learn log σ_ε with the rest (starting from noiseSd)
+    std::vector<int> hidden{50};               // METHODS.md §5: 5–50 units, 1–2 layers
+    AdamOptions adam;                          // learning rate 0.01
+    int samplesPerStep = 1;                    // reparameterised draws of (W, z) per step
+    double noiseSd = 0.316227766016838;        // σ_ε (σ_ε² = 0.1): fixed, as the paper, unless learned
+    bool learnNoise = false;                   // learn log σ_ε with the rest (starting from noiseSd)
     std::optional<double> fixedWeightVariance; // σ_w²; empirical Bayes when empty
     std::optional<double> fixedLatentVariance; // σ_z²; empirical Bayes when empty
     double ebAlpha = 3, ebBeta = 0.5;          // the InverseGamma hyperprior of both
     int warmStartEpochs = 2000;                // ncai-0 and ncai only
     NcaiPenaltyOptions penalties;              // ncai only
-    double initWeightSd = 0.01;      // q(W) sds start near this (log-normal jitter of sd 0.1)
-    double initLatentSd = 0.1;       // q(z_n) sds likewise
-    double initLatentMeanSd = 0.1;   // mfvi's random μ_z
-    int recordEvery = 1;             // epochs between history records
+    double initWeightSd = 0.01;                // q(W) sds start near this (log-normal jitter of sd 0.1)
+    double initLatentSd = 0.1;                 // q(z_n) sds likewise
+    double initLatentMeanSd = 0.1;             // mfvi's random μ_z
+    int recordEvery = 1;                       // epochs between history records
     std::uint64_t seed = 0;
 };
 
@@ -69,13 +69,13 @@ struct EpochRecord {
 
 struct BnnSnapshot {
     Variant variant = Variant::Mfvi;
-    MlpShape shape; // inputs = D (+1 with a latent)
-    Eigen::VectorXd weightMean, weightSd;  // q(W)
-    Eigen::VectorXd latentMean, latentSd;  // q(z_n) per training datum (empty without z)
+    MlpShape shape;                       // inputs = D (+1 with a latent)
+    Eigen::VectorXd weightMean, weightSd; // q(W); during the warm start, the point network's weights
+    Eigen::VectorXd latentMean, latentSd; // q(z_n) per training datum (empty without z)
     double noiseSd = 0, weightVariance = 0, latentVariance = 0; // σ_ε, σ_w², σ_z²
-    int epoch = 0;                 // VI epochs done
-    int warmStartEpochs = 0;       // warm-start epochs done
-    double warmStartLoss = 0;      // the point network's loss at its last epoch
+    int epoch = 0;                                              // VI epochs done
+    int warmStartEpochs = 0;                                    // warm-start epochs done
+    double warmStartLoss = 0;                                   // the point network's loss at its last epoch
     std::vector<EpochRecord> history;
     bool hasLatent() const { return latentMean.size() > 0; }
     int inputDimension() const { return shape.inputs - (hasLatent() ? 1 : 0); }

@@ -7,8 +7,8 @@
 
 namespace evx::bnn {
 
-ElboObjective::ElboObjective(const Eigen::MatrixXd& x, const Eigen::VectorXd& y, const std::vector<int>& hidden,
-                             bool latent, bool learnNoise)
+ElboObjective::ElboObjective(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
+                             const std::vector<int>& hidden, bool latent, bool learnNoise)
     : m_net(MlpShape{int(x.cols()) + (latent ? 1 : 0), hidden}), m_y(y)
 {
     if (x.rows() != y.size() || x.rows() < 2 || x.cols() < 1)
@@ -39,11 +39,11 @@ double ElboObjective::negLogLikelihood(const Eigen::VectorXd& theta, const Repar
     const auto weightSd = theta.segment(l.weightLogSd(), l.weights).array().exp();
     m_w = theta.segment(l.weightMean(), l.weights).array() + weightSd * noise.weights.array();
     if (l.latents > 0)
-        m_input.row(m_input.rows() - 1) = (theta.segment(l.latentMean(), l.latents).array() +
-                                           theta.segment(l.latentLogSd(), l.latents).array().exp() *
-                                               noise.latents.array())
-                                              .matrix()
-                                              .transpose();
+        m_input.row(m_input.rows() - 1) =
+            (theta.segment(l.latentMean(), l.latents).array() +
+             theta.segment(l.latentLogSd(), l.latents).array().exp() * noise.latents.array())
+                .matrix()
+                .transpose();
     const Eigen::MatrixXd& f = m_net.forward(m_w, m_input);
     const double sd = noiseSd(theta, fixedNoiseSd), n = double(m_y.size());
     m_gradOut = m_y.transpose() - f; // residuals, reused below as the output gradient
@@ -68,8 +68,9 @@ double ElboObjective::negLogLikelihood(const Eigen::VectorXd& theta, const Repar
     return value;
 }
 
-double gaussianKl(const Eigen::Ref<const Eigen::VectorXd>& mean, const Eigen::Ref<const Eigen::VectorXd>& logSd,
-                  double priorVariance, Eigen::VectorXd* grad, int meanOffset, int logSdOffset)
+double gaussianKl(const Eigen::Ref<const Eigen::VectorXd>& mean,
+                  const Eigen::Ref<const Eigen::VectorXd>& logSd, double priorVariance, Eigen::VectorXd* grad,
+                  int meanOffset, int logSdOffset)
 {
     const Eigen::ArrayXd variance = (2 * logSd.array()).exp();
     const double value = (0.5 * std::log(priorVariance) - logSd.array() +

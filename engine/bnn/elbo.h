@@ -50,8 +50,8 @@ struct ElboValue {
 class ElboObjective {
 public:
     // x: N × D, y: N. hidden: units per hidden layer. latent: whether z is an input.
-    ElboObjective(const Eigen::MatrixXd& x, const Eigen::VectorXd& y, const std::vector<int>& hidden, bool latent,
-                  bool learnNoise);
+    ElboObjective(const Eigen::MatrixXd& x, const Eigen::VectorXd& y, const std::vector<int>& hidden,
+                  bool latent, bool learnNoise);
 
     const ParameterLayout& layout() const { return m_layout; }
     const MlpShape& shape() const { return m_net.shape(); }
@@ -77,8 +77,9 @@ private:
 };
 
 // KL(N(m, e^{2τ}) ‖ N(0, v)) summed over a block; adds its gradient into gradMean, gradLogSd.
-double gaussianKl(const Eigen::Ref<const Eigen::VectorXd>& mean, const Eigen::Ref<const Eigen::VectorXd>& logSd,
-                  double priorVariance, Eigen::VectorXd* grad, int meanOffset, int logSdOffset);
+double gaussianKl(const Eigen::Ref<const Eigen::VectorXd>& mean,
+                  const Eigen::Ref<const Eigen::VectorXd>& logSd, double priorVariance, Eigen::VectorXd* grad,
+                  int meanOffset, int logSdOffset);
 double klWeights(const ParameterLayout& layout, const Eigen::VectorXd& theta, double priorVariance,
                  Eigen::VectorXd* grad);
 double klLatents(const ParameterLayout& layout, const Eigen::VectorXd& theta, double priorVariance,
@@ -89,6 +90,7 @@ double klLatents(const ParameterLayout& layout, const Eigen::VectorXd& theta, do
 // variables with q = N(m_j, s_j²), argmin_v [KL(q ‖ N(0, v)) − log IG(v; α, β)] is the mode
 //   v* = (Σ_j (m_j² + s_j²) + 2β) / (P + 2α + 2).
 double empiricalBayesVariance(const Eigen::Ref<const Eigen::VectorXd>& mean,
-                              const Eigen::Ref<const Eigen::VectorXd>& logSd, double alpha = 3, double beta = 0.5);
+                              const Eigen::Ref<const Eigen::VectorXd>& logSd, double alpha = 3,
+                              double beta = 0.5);
 
 } // namespace evx::bnn

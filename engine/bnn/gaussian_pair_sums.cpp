@@ -16,9 +16,9 @@ constexpr double kLog2e = 1.4426950408889634074;
 constexpr double kLn2Hi = 6.93147180369123816490e-01, kLn2Lo = 1.90821492927058770002e-10;
 constexpr double kFloor = -700;
 // 1/i!, i = 0 … 13.
-constexpr double kInvFactorial[] = {1.0,           1.0,            1.0 / 2,         1.0 / 6,       1.0 / 24,
-                                    1.0 / 120,     1.0 / 720,      1.0 / 5040,      1.0 / 40320,   1.0 / 362880,
-                                    1.0 / 3628800, 1.0 / 39916800, 1.0 / 479001600, 1.0 / 6227020800};
+constexpr double kInvFactorial[] = {
+    1.0,        1.0,         1.0 / 2,      1.0 / 6,       1.0 / 24,       1.0 / 120,       1.0 / 720,
+    1.0 / 5040, 1.0 / 40320, 1.0 / 362880, 1.0 / 3628800, 1.0 / 39916800, 1.0 / 479001600, 1.0 / 6227020800};
 
 double scalarExp(double t)
 {
@@ -104,15 +104,15 @@ struct Sse2 {
         const __m128i biased = _mm_add_epi32(k, _mm_set1_epi32(1023));
         return mul(p, _mm_castsi128_pd(_mm_slli_epi64(_mm_unpacklo_epi32(biased, _mm_setzero_si128()), 52)));
     }
-    template <class W>
-    static typename W::T estrin(typename W::T r)
+    template <class W> static typename W::T estrin(typename W::T r)
     {
         const auto c = [](int i) { return W::set(kInvFactorial[i]); };
         const typename W::T r2 = W::mul(r, r), r4 = W::mul(r2, r2), r8 = W::mul(r4, r4);
         typename W::T p[7];
         for (int i = 0; i < 7; ++i)
             p[i] = W::madd(c(2 * i), c(2 * i + 1), r);
-        const typename W::T q0 = W::madd(p[0], p[1], r2), q1 = W::madd(p[2], p[3], r2), q2 = W::madd(p[4], p[5], r2);
+        const typename W::T q0 = W::madd(p[0], p[1], r2), q1 = W::madd(p[2], p[3], r2),
+                            q2 = W::madd(p[4], p[5], r2);
         return W::madd(W::madd(q0, q1, r4), W::madd(q2, p[6], r4), r8);
     }
 };

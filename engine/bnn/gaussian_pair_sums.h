@@ -6,10 +6,10 @@
 // Written by hand because it dominates an NCAI epoch: Eigen's vectorised exp divides (Padé
 // form) and costs ~7 ns per double here, as much as std::exp. This kernel makes one pass per
 // row with AVX2 + FMA when the CPU has them (chosen at run time, so no build flag) or else
-// SSE2 (part of x86-64), using symmetry (N²/2 exponentials) and an exp for arguments ≤ 0: k = round(t/ln 2), r = t − k ln 2 (two-part ln 2, |r| ≤ ln2/2), e^r by
-// its Taylor polynomial to degree 13 (remainder < 5e-18 relative; Estrin's scheme), scaled by 2^k through the
-// exponent bits. Arguments below −700 (E < 1e-304) are clamped there. Elsewhere than x86-64 it
-// falls back to std::exp.
+// SSE2 (part of x86-64), using symmetry (N²/2 exponentials) and an exp for arguments ≤ 0: k = round(t/ln 2),
+// r = t − k ln 2 (two-part ln 2, |r| ≤ ln2/2), e^r by its Taylor polynomial to degree 13 (remainder < 5e-18
+// relative; Estrin's scheme), scaled by 2^k through the exponent bits. Arguments below −700 (E < 1e-304) are
+// clamped there. Elsewhere than x86-64 it falls back to std::exp.
 
 #include <Eigen/Core>
 

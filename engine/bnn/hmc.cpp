@@ -12,8 +12,10 @@ constexpr double kDivergence = 1000; // energy error that counts as a divergent 
 // Dual averaging of log ε (Hoffman and Gelman 2014, Algorithm 5's adaptation).
 class StepSizeAdaptation {
 public:
-    StepSizeAdaptation(double initial, double target) : m_mu(std::log(10 * initial)), m_target(target),
-                                                        m_logStep(std::log(initial)) {}
+    StepSizeAdaptation(double initial, double target)
+        : m_mu(std::log(10 * initial)), m_target(target), m_logStep(std::log(initial))
+    {
+    }
     double step() const { return std::exp(m_logStep); }
     double averaged() const { return std::exp(m_logAveraged); }
     void update(double acceptance)
@@ -39,8 +41,9 @@ HmcChain runHmcChain(const LogDensityWithGradient& logDensity, Eigen::VectorXd q
 {
     if (o.warmup < 0 || o.draws < 1 || o.leapfrogSteps < 1 || !(o.initialStepSize > 0) ||
         !(o.targetAcceptance > 0 && o.targetAcceptance < 1))
-        throw InvalidParameter("HMC needs draws ≥ 1, warm-up ≥ 0, leapfrog steps ≥ 1, a positive step size and a "
-                               "target acceptance in (0, 1)");
+        throw InvalidParameter(
+            "HMC needs draws ≥ 1, warm-up ≥ 0, leapfrog steps ≥ 1, a positive step size and a "
+            "target acceptance in (0, 1)");
     const Eigen::Index d = q.size();
     std::normal_distribution<double> normal;
     std::uniform_real_distribution<double> uniform;
@@ -125,7 +128,8 @@ double BnnLogJoint::operator()(const Eigen::VectorXd& q, Eigen::VectorXd* grad)
         m_input.bottomRows(1) = q.tail(m_latents).transpose();
     const Eigen::MatrixXd& f = m_net.forward(w, m_input);
     m_gradOut = (m_y.transpose() - f) / m_noiseVariance; // ∂ log p / ∂f
-    double value = -0.5 * m_noiseVariance * m_gradOut.squaredNorm() - 0.5 * w.squaredNorm() / m_weightVariance;
+    double value =
+        -0.5 * m_noiseVariance * m_gradOut.squaredNorm() - 0.5 * w.squaredNorm() / m_weightVariance;
     if (m_latents > 0)
         value -= 0.5 * q.tail(m_latents).squaredNorm() / m_latentVariance;
     if (grad) {
@@ -153,9 +157,9 @@ Eigen::MatrixXd BnnHmcResult::weightDraws() const
     return out;
 }
 
-BnnHmcResult runBnnHmc(const Eigen::MatrixXd& x, const Eigen::VectorXd& y, const std::vector<int>& hidden, bool latent,
-                       double noiseSd, double weightVariance, double latentVariance, const HmcOptions& options,
-                       const std::function<bool()>& cancelled)
+BnnHmcResult runBnnHmc(const Eigen::MatrixXd& x, const Eigen::VectorXd& y, const std::vector<int>& hidden,
+                       bool latent, double noiseSd, double weightVariance, double latentVariance,
+                       const HmcOptions& options, const std::function<bool()>& cancelled)
 {
     if (options.chains < 1)
         throw InvalidParameter("HMC needs at least one chain");
@@ -180,7 +184,8 @@ PredictiveDraws hmcPredictiveDraws(const BnnHmcResult& hmc, const Eigen::MatrixX
 {
     const bool latent = hmc.latentVariance > 0;
     if (x.cols() != hmc.shape.inputs - (latent ? 1 : 0) || !x.allFinite() || latentDrawsPerWeight < 1)
-        throw InvalidParameter("HMC predictive draws: finite inputs with one column per network input are needed");
+        throw InvalidParameter(
+            "HMC predictive draws: finite inputs with one column per network input are needed");
     const Eigen::MatrixXd weights = hmc.weightDraws();
     std::mt19937_64 rng(seed);
     std::normal_distribution<double> normal(0, std::sqrt(latent ? hmc.latentVariance : 1));

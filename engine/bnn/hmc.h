@@ -49,14 +49,15 @@ struct HmcChain {
 };
 
 // One chain from `start`; `cancelled` is polled every iteration.
-HmcChain runHmcChain(const LogDensityWithGradient& logDensity, Eigen::VectorXd start, const HmcOptions& options,
-                     std::mt19937_64& rng, const std::function<bool()>& cancelled = {});
+HmcChain runHmcChain(const LogDensityWithGradient& logDensity, Eigen::VectorXd start,
+                     const HmcOptions& options, std::mt19937_64& rng,
+                     const std::function<bool()>& cancelled = {});
 
 // The BNN (+LV) log joint in q = [W (P); z (N)] (z absent for a BNN).
 class BnnLogJoint {
 public:
-    BnnLogJoint(const Eigen::MatrixXd& x, const Eigen::VectorXd& y, const std::vector<int>& hidden, bool latent,
-                double noiseSd, double weightVariance, double latentVariance);
+    BnnLogJoint(const Eigen::MatrixXd& x, const Eigen::VectorXd& y, const std::vector<int>& hidden,
+                bool latent, double noiseSd, double weightVariance, double latentVariance);
     int dimension() const { return m_weights + m_latents; }
     int weightCount() const { return m_weights; }
     const MlpShape& shape() const { return m_net.shape(); }
@@ -80,9 +81,9 @@ struct BnnHmcResult {
 };
 
 // Chains start from Glorot-normal weights and z drawn from its prior, each from its own seed.
-BnnHmcResult runBnnHmc(const Eigen::MatrixXd& x, const Eigen::VectorXd& y, const std::vector<int>& hidden, bool latent,
-                       double noiseSd, double weightVariance, double latentVariance, const HmcOptions& options,
-                       const std::function<bool()>& cancelled = {});
+BnnHmcResult runBnnHmc(const Eigen::MatrixXd& x, const Eigen::VectorXd& y, const std::vector<int>& hidden,
+                       bool latent, double noiseSd, double weightVariance, double latentVariance,
+                       const HmcOptions& options, const std::function<bool()>& cancelled = {});
 
 // Predictive draws from the HMC posterior, as bnn/bnn_predictive.h: row s·K + k uses the s-th
 // weight draw and z ~ N(0, σ_z²) afresh per point.

@@ -42,7 +42,8 @@ Mlp::Mlp(MlpShape shape) : m_shape(std::move(shape))
     m_post.resize(m_shape.hidden.size());
 }
 
-const Eigen::MatrixXd& Mlp::forward(const Eigen::Ref<const Eigen::VectorXd>& weights, const Eigen::MatrixXd& input)
+const Eigen::MatrixXd& Mlp::forward(const Eigen::Ref<const Eigen::VectorXd>& weights,
+                                    const Eigen::MatrixXd& input)
 {
     m_input = &input;
     const Eigen::MatrixXd* a = &input;

@@ -37,8 +37,9 @@ struct MlpShape {
 struct DenseLayer {
     static constexpr int kSmall = 4;
 
-    static void forward(const Eigen::Ref<const Eigen::MatrixXd>& w, const Eigen::Ref<const Eigen::VectorXd>& b,
-                        const Eigen::MatrixXd& x, Eigen::MatrixXd& y)
+    static void forward(const Eigen::Ref<const Eigen::MatrixXd>& w,
+                        const Eigen::Ref<const Eigen::VectorXd>& b, const Eigen::MatrixXd& x,
+                        Eigen::MatrixXd& y)
     {
         y.resize(w.rows(), x.cols());
         if (w.rows() == 1) {
@@ -56,8 +57,8 @@ struct DenseLayer {
     // gy = ∂L/∂y. Adds ∂L/∂W = gy xᵀ and ∂L/∂b = gy·1 to gw, gb. When gx is given it receives
     // ∂L/∂x = Wᵀ gy, or only its last row (1 × N) with lastRowOnly.
     static void backward(const Eigen::Ref<const Eigen::MatrixXd>& w, const Eigen::MatrixXd& x,
-                         const Eigen::MatrixXd& gy, Eigen::Ref<Eigen::MatrixXd> gw, Eigen::Ref<Eigen::VectorXd> gb,
-                         Eigen::MatrixXd* gx, bool lastRowOnly = false)
+                         const Eigen::MatrixXd& gy, Eigen::Ref<Eigen::MatrixXd> gw,
+                         Eigen::Ref<Eigen::VectorXd> gb, Eigen::MatrixXd* gx, bool lastRowOnly = false)
     {
         if (w.rows() == 1)
             gw.row(0).noalias() += gy.row(0) * x.transpose();
@@ -101,12 +102,14 @@ public:
     const MlpShape& shape() const { return m_shape; }
 
     // input: inputs × N; returns the 1 × N outputs.
-    const Eigen::MatrixXd& forward(const Eigen::Ref<const Eigen::VectorXd>& weights, const Eigen::MatrixXd& input);
+    const Eigen::MatrixXd& forward(const Eigen::Ref<const Eigen::VectorXd>& weights,
+                                   const Eigen::MatrixXd& input);
     // After forward() with the same weights and input. gradOutput: 1 × N. Adds ∂L/∂W to
     // gradWeights; writes ∂L/∂input (inputs × N) to gradInput unless it is null, or only its
     // last row (1 × N: the latent inputs) with latentRowOnly.
     void backward(const Eigen::Ref<const Eigen::VectorXd>& weights, const Eigen::MatrixXd& gradOutput,
-                  Eigen::Ref<Eigen::VectorXd> gradWeights, Eigen::MatrixXd* gradInput, bool latentRowOnly = false);
+                  Eigen::Ref<Eigen::VectorXd> gradWeights, Eigen::MatrixXd* gradInput,
+                  bool latentRowOnly = false);
 
 private:
     MlpShape m_shape;

@@ -48,7 +48,8 @@ DifferentiableValue henzeZirkler1d(const Eigen::VectorXd& a, bool wantGradient)
     const double b2 = std::pow(stats::henzeZirklerBeta(int(n), 1), 2), c = b2 / 2;
 
     Eigen::ArrayXd s0, s1;
-    const double offDiagonal = wantGradient ? gaussianPairSums(u, c, &s0, &s1) : gaussianPairSums(u, c, nullptr, nullptr);
+    const double offDiagonal =
+        wantGradient ? gaussianPairSums(u, c, &s0, &s1) : gaussianPairSums(u, c, nullptr, nullptr);
     const double c2 = b2 / (2 * (1 + b2)), singleFactor = -2 / std::sqrt(1 + b2);
     const Eigen::ArrayXd q = (-c2 * u.square()).exp();
     out.value = (double(n) + 2 * offDiagonal) / double(n) + singleFactor * q.sum() +

@@ -26,7 +26,7 @@ namespace evx::bnn {
 
 struct NcaiPenaltyOptions {
     double lambda1 = 1, lambda2 = 10, lambda3 = 1; // λ2 as the paper; λ1, λ3 not given there
-    double epsT = 0.01, epsX = 0.5, epsY = 1.0;     // the paper's Depeweg values (Tables 15, 22)
+    double epsT = 0.01, epsX = 0.5, epsY = 1.0;    // the paper's Depeweg values (Tables 15, 22)
     double expCap = 10;
     // The penalties' gradient on μ is rescaled so its root-mean-square over the N latents is at
     // most this (it preserves the direction): beyond the cap the penalty's slope is

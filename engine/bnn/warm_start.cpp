@@ -9,8 +9,8 @@ namespace evx::bnn {
 PointNetworkFit::PointNetworkFit(const Eigen::MatrixXd& x, const Eigen::VectorXd& y,
                                  const std::vector<int>& hidden, double noiseSd, AdamOptions adam,
                                  std::mt19937_64& rng)
-    : m_net(MlpShape{int(x.cols()), hidden}), m_input(x.transpose()), m_y(y), m_noiseVariance(noiseSd * noiseSd),
-      m_adam(m_net.shape().parameterCount(), adam)
+    : m_net(MlpShape{int(x.cols()), hidden}), m_input(x.transpose()), m_y(y),
+      m_noiseVariance(noiseSd * noiseSd), m_adam(m_net.shape().parameterCount(), adam)
 {
     m_weights = xavierNormalWeights(m_net.shape(), rng);
 }
@@ -34,7 +34,7 @@ double PointNetworkFit::step()
 }
 
 Eigen::VectorXd embedPointWeights(const MlpShape& point, const Eigen::VectorXd& pointWeights,
-                                  const MlpShape& withLatent, std::mt19937_64& rng)
+                                  const MlpShape& withLatent, std::mt19937_64* rng)
 {
     if (withLatent.inputs != point.inputs + 1 || withLatent.hidden != point.hidden)
         throw InvalidParameter("warm start: the networks differ in more than the latent input");
@@ -44,7 +44,7 @@ Eigen::VectorXd embedPointWeights(const MlpShape& point, const Eigen::VectorXd& 
     w.head(xWeights) = pointWeights.head(xWeights);
     std::normal_distribution<double> normal(0, std::sqrt(2.0 / (withLatent.fanIn(0) + units)));
     for (int j = 0; j < units; ++j)
-        w(xWeights + j) = normal(rng);
+        w(xWeights + j) = rng ? normal(*rng) : 0.0;
     const int rest = point.parameterCount() - xWeights;
     w.tail(rest) = pointWeights.tail(rest);
     return w;

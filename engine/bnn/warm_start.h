@@ -34,8 +34,9 @@ private:
 };
 
 // The BNN+LV weight means from a point network without the latent input: every weight and bias
-// copied, the first layer's latent column (the last input) drawn N(0, 2/(fan_in + fan_out)).
+// copied, the first layer's latent column (the last input) drawn N(0, 2/(fan_in + fan_out)), or
+// zero without a generator (the point network itself, as shown while the warm start runs).
 Eigen::VectorXd embedPointWeights(const MlpShape& point, const Eigen::VectorXd& pointWeights,
-                                  const MlpShape& withLatent, std::mt19937_64& rng);
+                                  const MlpShape& withLatent, std::mt19937_64* rng);
 
 } // namespace evx::bnn

@@ -10,17 +10,17 @@
 #include <random>
 
 // QCOMPARE with a tolerance: fails with both values, their difference and the tolerance.
-#define EVX_COMPARE_NEAR(actual, expected, tolerance)                                                          \
-    do {                                                                                                       \
-        const double evxA = (actual), evxE = (expected), evxT = (tolerance);                                   \
-        if (!(std::fabs(evxA - evxE) <= evxT))                                                                 \
-            QFAIL(qPrintable(QString("%1 = %2, expected %3 = %4 (|Δ| = %5 > %6)")                              \
-                                 .arg(#actual)                                                                 \
-                                 .arg(evxA, 0, 'g', 15)                                                        \
-                                 .arg(#expected)                                                               \
-                                 .arg(evxE, 0, 'g', 15)                                                        \
-                                 .arg(std::fabs(evxA - evxE), 0, 'g', 3)                                       \
-                                 .arg(evxT, 0, 'g', 3)));                                                      \
+#define EVX_COMPARE_NEAR(actual, expected, tolerance)                                                        \
+    do {                                                                                                     \
+        const double evxA = (actual), evxE = (expected), evxT = (tolerance);                                 \
+        if (!(std::fabs(evxA - evxE) <= evxT))                                                               \
+            QFAIL(qPrintable(QString("%1 = %2, expected %3 = %4 (|Δ| = %5 > %6)")                            \
+                                 .arg(#actual)                                                               \
+                                 .arg(evxA, 0, 'g', 15)                                                      \
+                                 .arg(#expected)                                                             \
+                                 .arg(evxE, 0, 'g', 15)                                                      \
+                                 .arg(std::fabs(evxA - evxE), 0, 'g', 3)                                     \
+                                 .arg(evxT, 0, 'g', 3)));                                                    \
     } while (0)
 
 namespace evx::testing {
@@ -76,10 +76,10 @@ inline GradientCheck checkGradient(const std::function<double(const Eigen::Vecto
 
 } // namespace evx::testing
 
-#define EVX_VERIFY_GRADIENT(check)                                                                             \
-    QVERIFY2((check).worstError <= 1,                                                                          \
-             qPrintable(QString("coordinate %1: finite difference %2, analytic %3 (%4× the tolerance)")        \
-                            .arg((check).worstIndex)                                                           \
-                            .arg((check).fd, 0, 'g', 12)                                                       \
-                            .arg((check).analytic, 0, 'g', 12)                                                 \
+#define EVX_VERIFY_GRADIENT(check)                                                                           \
+    QVERIFY2((check).worstError <= 1,                                                                        \
+             qPrintable(QString("coordinate %1: finite difference %2, analytic %3 (%4× the tolerance)")      \
+                            .arg((check).worstIndex)                                                         \
+                            .arg((check).fd, 0, 'g', 12)                                                     \
+                            .arg((check).analytic, 0, 'g', 12)                                               \
                             .arg((check).worstError, 0, 'g', 3)))

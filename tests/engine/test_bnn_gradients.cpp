@@ -104,22 +104,26 @@ private slots:
         std::mt19937_64 rng(2);
         const MlpShape shape{3, {6, 4}};
         Mlp net(shape);
-        const Eigen::MatrixXd input = Eigen::MatrixXd::NullaryExpr(3, 20, [&] { return std::normal_distribution<double>()(rng); });
+        const Eigen::MatrixXd input =
+            Eigen::MatrixXd::NullaryExpr(3, 20, [&] { return std::normal_distribution<double>()(rng); });
         const Eigen::MatrixXd c = randomVector(20, rng).transpose();
         const Eigen::VectorXd w = randomVector(shape.parameterCount(), rng);
         net.forward(w, input);
         Eigen::VectorXd gw = Eigen::VectorXd::Zero(w.size());
         Eigen::MatrixXd gin;
         net.backward(w, c, gw, &gin);
-        const auto lossAtWeights = [&](const Eigen::VectorXd& v) { return (c * net.forward(v, input).transpose())(0, 0); };
+        const auto lossAtWeights = [&](const Eigen::VectorXd& v) {
+            return (c * net.forward(v, input).transpose())(0, 0);
+        };
         EVX_VERIFY_GRADIENT(checkGradient(lossAtWeights, w, gw, kStep, kAbs, kRel));
         const auto lossAtInput = [&](const Eigen::VectorXd& v) {
             const Eigen::MatrixXd in = Eigen::Map<const Eigen::MatrixXd>(v.data(), 3, 20);
             return (c * net.forward(w, in).transpose())(0, 0);
         };
         const Eigen::VectorXd flatInput = Eigen::Map<const Eigen::VectorXd>(input.data(), input.size());
-        EVX_VERIFY_GRADIENT(checkGradient(lossAtInput, flatInput, Eigen::Map<const Eigen::VectorXd>(gin.data(), gin.size()),
-                                          kStep, kAbs, kRel));
+        EVX_VERIFY_GRADIENT(checkGradient(lossAtInput, flatInput,
+                                          Eigen::Map<const Eigen::VectorXd>(gin.data(), gin.size()), kStep,
+                                          kAbs, kRel));
     }
 
     void likelihoodTerm_data()
@@ -143,7 +147,9 @@ private slots:
         const ReparamNoise noise = randomNoise(elbo.layout(), 1, rng).front();
         Eigen::VectorXd grad = Eigen::VectorXd::Zero(theta.size());
         elbo.negLogLikelihood(theta, noise, 0.7, &grad);
-        const auto f = [&](const Eigen::VectorXd& t) { return elbo.negLogLikelihood(t, noise, 0.7, nullptr); };
+        const auto f = [&](const Eigen::VectorXd& t) {
+            return elbo.negLogLikelihood(t, noise, 0.7, nullptr);
+        };
         EVX_VERIFY_GRADIENT(checkGradient(f, theta, grad, kStep, kAbs, kRel));
     }
 
@@ -158,11 +164,12 @@ private slots:
         theta.segment(l.weightLogSd(), l.weights).setConstant(-60);
         theta.segment(l.latentLogSd(), l.latents).setConstant(-60);
         const double nll = elbo.negLogLikelihood(theta, randomNoise(l, 1, rng).front(), 0.5, nullptr);
-        const Eigen::MatrixXd f = elbo.outputs(theta.segment(l.weightMean(), l.weights),
-                                               theta.segment(l.latentMean(), l.latents));
+        const Eigen::MatrixXd f =
+            elbo.outputs(theta.segment(l.weightMean(), l.weights), theta.segment(l.latentMean(), l.latents));
         double expected = 0;
         for (int n = 0; n < 10; ++n)
-            expected -= std::log(std::exp(-0.5 * std::pow((p.y(n) - f(0, n)) / 0.5, 2)) / (0.5 * std::sqrt(2 * M_PI)));
+            expected -= std::log(std::exp(-0.5 * std::pow((p.y(n) - f(0, n)) / 0.5, 2)) /
+                                 (0.5 * std::sqrt(2 * M_PI)));
         EVX_COMPARE_NEAR(nll, expected, 1e-12 * std::fabs(expected));
     }
 
@@ -173,8 +180,7 @@ private slots:
         ElboObjective elbo(p.x, p.y, {4}, true, false);
         const ParameterLayout& l = elbo.layout();
         const Eigen::VectorXd theta = randomTheta(l, rng);
-        for (const auto& [name, term] :
-             {std::pair{"KL_W", &klWeights}, std::pair{"KL_z", &klLatents}}) {
+        for (const auto& [name, term] : {std::pair{"KL_W", &klWeights}, std::pair{"KL_z", &klLatents}}) {
             Eigen::VectorXd grad = Eigen::VectorXd::Zero(theta.size());
             term(l, theta, 0.37, &grad);
             const auto f = [&, term = term](const Eigen::VectorXd& t) { return term(l, t, 0.37, nullptr); };
@@ -234,7 +240,8 @@ private slots:
             EVX_COMPARE_NEAR(total[k], total[0], 1e-13 * total[0]);
             EVX_COMPARE_NEAR((s0[k] - s0[0]).abs().maxCoeff(), 0.0, 1e-13 * s0[0].abs().maxCoeff());
             EVX_COMPARE_NEAR((s1[k] - s1[0]).abs().maxCoeff(), 0.0, 1e-13 * s1[0].abs().maxCoeff());
-            EVX_COMPARE_NEAR(gaussianPairSums(u, 3.1, nullptr, nullptr, levels[k]), total[0], 1e-13 * total[0]);
+            EVX_COMPARE_NEAR(gaussianPairSums(u, 3.1, nullptr, nullptr, levels[k]), total[0],
+                             1e-13 * total[0]);
         }
         // Brute force over all pairs for the first row's sums.
         double row = 0, moment = 0;
@@ -290,12 +297,15 @@ private slots:
         const auto fr = [&](const Eigen::VectorXd& v) { return pearsonCorrelation(a, v).value; };
         EVX_VERIFY_GRADIENT(checkGradient(fr, b, r.gradient, kStep, kAbs, kRel));
 
-        Eigen::MatrixXd m = Eigen::MatrixXd::NullaryExpr(30, 3, [&] { return std::normal_distribution<double>()(rng); });
+        Eigen::MatrixXd m =
+            Eigen::MatrixXd::NullaryExpr(30, 3, [&] { return std::normal_distribution<double>()(rng); });
         m.col(2) += 0.7 * m.col(0);
         const DifferentiableValue off = offDiagonalCovarianceNorm(m);
-        Eigen::MatrixXd cov = (m.rowwise() - m.colwise().mean()).transpose() * (m.rowwise() - m.colwise().mean()) / 30.0;
-        EVX_COMPARE_NEAR(off.value, std::sqrt(2 * (cov(0, 1) * cov(0, 1) + cov(0, 2) * cov(0, 2) + cov(1, 2) * cov(1, 2))),
-                         1e-14);
+        Eigen::MatrixXd cov =
+            (m.rowwise() - m.colwise().mean()).transpose() * (m.rowwise() - m.colwise().mean()) / 30.0;
+        EVX_COMPARE_NEAR(
+            off.value, std::sqrt(2 * (cov(0, 1) * cov(0, 1) + cov(0, 2) * cov(0, 2) + cov(1, 2) * cov(1, 2))),
+            1e-14);
         const auto fo = [&](const Eigen::VectorXd& v) {
             return offDiagonalCovarianceNorm(Eigen::Map<const Eigen::MatrixXd>(v.data(), 30, 3)).value;
         };
@@ -349,7 +359,9 @@ private slots:
             QVERIFY2(v.hz / epsT > o.expCap, qPrintable(QString("HZ/ε_T = %1").arg(v.hz / epsT)));
         if (which == 0)
             QVERIFY2(v.hz / epsT < o.expCap, qPrintable(QString("HZ/ε_T = %1").arg(v.hz / epsT)));
-        const auto f = [&](const Eigen::VectorXd& m) { return ncaiPenalties(m, p.x, p.y, o, nullptr).total(); };
+        const auto f = [&](const Eigen::VectorXd& m) {
+            return ncaiPenalties(m, p.x, p.y, o, nullptr).total();
+        };
         // HZ sums N² exponentials of O(1) to a value of O(0.1) and rounds to ~1e-14, so central
         // differences (h = 1e-5) of HZ carry ~1e-9 absolute error on every coordinate whatever
         // its size, ~1e-7 of the largest (a long-double difference quotient confirmed the
@@ -383,11 +395,14 @@ private slots:
         Eigen::VectorXd grad;
         const LossTerms t = loss.evaluate(theta, noise, priors, &grad);
         // The total is the sum of the named terms.
-        EVX_COMPARE_NEAR(t.total(), t.elbo.negLogLik + t.elbo.klWeights + t.elbo.klLatents + t.penalties.hzPenalty +
-                                        t.penalties.pcPenalty + t.penalties.offDiagonalPenalty,
+        EVX_COMPARE_NEAR(t.total(),
+                         t.elbo.negLogLik + t.elbo.klWeights + t.elbo.klLatents + t.penalties.hzPenalty +
+                             t.penalties.pcPenalty + t.penalties.offDiagonalPenalty,
                          1e-12 * std::fabs(t.total()));
         QCOMPARE(t.penalties.total() > 0, penalties);
-        const auto f = [&](const Eigen::VectorXd& v) { return loss.evaluate(v, noise, priors, nullptr).total(); };
+        const auto f = [&](const Eigen::VectorXd& v) {
+            return loss.evaluate(v, noise, priors, nullptr).total();
+        };
         EVX_VERIFY_GRADIENT(checkGradient(f, theta, grad, kStep, kAbs, kRel));
     }
 

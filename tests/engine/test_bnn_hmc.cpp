@@ -61,7 +61,8 @@ private slots:
             QCOMPARE(chain.divergences, 0);
         }
         // Means within 4 Monte Carlo standard errors, sd/√(n/τ) with τ from the chains.
-        for (const auto& [column, mean, sd] : {std::tuple{&first, 1.0, 1.0}, std::tuple{&second, -2.0, 2.0}}) {
+        for (const auto& [column, mean, sd] :
+             {std::tuple{&first, 1.0, 1.0}, std::tuple{&second, -2.0, 2.0}}) {
             const double tau = sampling::integratedAutocorrelationTime(*column);
             const double se = sd / std::sqrt(double(column->size()) / tau);
             qInfo("τ = %.2f, mean %.4f ± %.4f", tau, column->mean(), se);
@@ -71,7 +72,8 @@ private slots:
         const double n = double(first.size());
         const double tau = std::max(sampling::integratedAutocorrelationTime(first),
                                     sampling::integratedAutocorrelationTime(second));
-        const Eigen::ArrayXd a = first.reshaped().array() - first.mean(), b = second.reshaped().array() - second.mean();
+        const Eigen::ArrayXd a = first.reshaped().array() - first.mean(),
+                             b = second.reshaped().array() - second.mean();
         EVX_COMPARE_NEAR(a.square().mean(), 1.0, 4 * 1.0 * std::sqrt(2 * tau / n));
         EVX_COMPARE_NEAR(b.square().mean(), 4.0, 4 * 4.0 * std::sqrt(2 * tau / n));
         EVX_COMPARE_NEAR((a * b).mean(), 1.2, 4 * std::sqrt((1 * 4 + 1.2 * 1.2) * tau / n));
@@ -123,7 +125,8 @@ private slots:
         double expected = 0;
         for (int n = 0; n < 12; ++n)
             expected -= std::pow(d.y(n) - f(0, n), 2) / (2 * 0.25);
-        expected -= q.head(joint.weightCount()).squaredNorm() / (2 * 2.0) + q.tail(12).squaredNorm() / (2 * 1.5);
+        expected -=
+            q.head(joint.weightCount()).squaredNorm() / (2 * 2.0) + q.tail(12).squaredNorm() / (2 * 1.5);
         EVX_COMPARE_NEAR(joint(q, nullptr), expected, 1e-12 * std::fabs(expected));
         Eigen::VectorXd grad;
         joint(q, &grad);
@@ -133,8 +136,8 @@ private slots:
         Eigen::VectorXd g2;
         const Eigen::VectorXd w = q.head(plain.dimension());
         plain(w, &g2);
-        EVX_VERIFY_GRADIENT(checkGradient([&](const Eigen::VectorXd& v) { return plain(v, nullptr); }, w, g2, 1e-6,
-                                          1e-6, 1e-6));
+        EVX_VERIFY_GRADIENT(checkGradient([&](const Eigen::VectorXd& v) { return plain(v, nullptr); }, w, g2,
+                                          1e-6, 1e-6, 1e-6));
     }
 
     void deterministicAndCancellable()

@@ -24,8 +24,8 @@ bool sameSnapshot(const BnnSnapshot& a, const BnnSnapshot& b)
         if (a.history[i].loss() != b.history[i].loss())
             return false;
     return a.weightMean == b.weightMean && a.weightSd == b.weightSd && a.latentMean == b.latentMean &&
-           a.latentSd == b.latentSd && a.weightVariance == b.weightVariance && a.latentVariance == b.latentVariance &&
-           a.noiseSd == b.noiseSd && a.epoch == b.epoch;
+           a.latentSd == b.latentSd && a.weightVariance == b.weightVariance &&
+           a.latentVariance == b.latentVariance && a.noiseSd == b.noiseSd && a.epoch == b.epoch;
 }
 
 bool finiteSnapshot(const BnnSnapshot& s)
@@ -144,10 +144,10 @@ private slots:
         BnnTrainer t(d.x, d.y, c);
         t.advance(30);
         const BnnSnapshot& s = t.snapshot();
-        EVX_COMPARE_NEAR(s.weightVariance, empiricalBayesVariance(s.weightMean, s.weightSd.array().log().matrix()),
-                         1e-14);
-        EVX_COMPARE_NEAR(s.latentVariance, empiricalBayesVariance(s.latentMean, s.latentSd.array().log().matrix()),
-                         1e-14);
+        EVX_COMPARE_NEAR(s.weightVariance,
+                         empiricalBayesVariance(s.weightMean, s.weightSd.array().log().matrix()), 1e-14);
+        EVX_COMPARE_NEAR(s.latentVariance,
+                         empiricalBayesVariance(s.latentMean, s.latentSd.array().log().matrix()), 1e-14);
         c.fixedLatentVariance = 1.0;
         BnnTrainer fixed(d.x, d.y, c);
         fixed.advance(5);
@@ -192,7 +192,7 @@ private slots:
         for (int i = 0; i < 20; ++i)
             fit.step();
         const MlpShape withLatent{2, {6, 4}};
-        const Eigen::VectorXd w = embedPointWeights(fit.shape(), fit.weights(), withLatent, rng);
+        const Eigen::VectorXd w = embedPointWeights(fit.shape(), fit.weights(), withLatent, &rng);
         Mlp point(fit.shape()), full(withLatent);
         Eigen::MatrixXd in1 = d.x.transpose(), in2(2, 50);
         in2.row(0) = d.x.col(0).transpose();
@@ -214,7 +214,13 @@ private slots:
         c.seed = 6;
         BnnTrainer t(d.x, d.y, c);
         QVERIFY(t.inWarmStart());
-        t.advance(1500);
+        t.advance(700);
+        QVERIFY(t.inWarmStart());
+        // Meanwhile the snapshot shows the point network: no weight on z yet.
+        const MlpShape& shape = t.snapshot().shape;
+        QCOMPARE(t.snapshot().weightMean.segment(shape.weightOffset(0) + 20, 20).cwiseAbs().maxCoeff(), 0.0);
+        QVERIFY(t.snapshot().weightMean.head(20).cwiseAbs().maxCoeff() > 0);
+        t.advance(800);
         QVERIFY(!t.inWarmStart());
         const BnnSnapshot& s = t.snapshot();
         QCOMPARE(s.epoch, 0);
@@ -379,7 +385,8 @@ private slots:
         for (int r = 0; r < 3; ++r)
             EVX_COMPARE_NEAR((p.f.row(r).transpose() - s.latentMean).cwiseAbs().maxCoeff(), 0.0, 1e-15);
         QVERIFY_THROWS_EXCEPTION(evx::InvalidParameter, fittedDraws(s, Eigen::MatrixXd::Zero(4, 1), 1, 1));
-        QVERIFY_THROWS_EXCEPTION(evx::InvalidParameter, predictiveDraws(s, Eigen::MatrixXd::Zero(4, 2), 1, 1));
+        QVERIFY_THROWS_EXCEPTION(evx::InvalidParameter,
+                                 predictiveDraws(s, Eigen::MatrixXd::Zero(4, 2), 1, 1));
     }
 };
 
