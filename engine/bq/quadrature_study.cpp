@@ -1,6 +1,7 @@
 #include "bq/quadrature_study.h"
 
 #include "bq/designs.h"
+#include "bq/lengthscale_mixture_bq.h"
 #include "bq/log_gp_bq.h"
 #include "core/errors.h"
 #include "gp/fixed_point_predictor.h"
@@ -23,6 +24,11 @@ constexpr double kLogMinLengthscale = 0.1;
 // 2.1 between neighbours): see FitOptions::startGrid.
 constexpr int kLogStartGrid = 8;
 constexpr int kActiveGridPoints = 101;
+// GP BQ integrates its lengthscale over this many log-spaced values across the fit's bounds
+// (LengthscaleMixtureBq): neighbours 19 % apart, finer than the posterior of log w is wide
+// below ~50 samples.
+constexpr int kMixtureGrid = 41;
+constexpr double kMinLengthscaleFraction = 1.0 / 50, kMaxLengthscaleFraction = 20;
 constexpr double kActiveReachSd = 4;
 
 // n = 3, 6, 12, 24, 48, …: refits get rarer as they get dearer and change less.
@@ -47,13 +53,13 @@ Eigen::VectorXd vec(const std::vector<double>& v)
 // Maximum-likelihood lengthscale (output scale profiled out, Sec. 1.10), bounded to
 // [sd/50, 20 sd] of p so that a handful of samples cannot drive it to a degenerate value.
 double fitLengthscale(const std::vector<double>& x, const std::vector<double>& y, double mean, double start,
-                      double priorSd, double minFraction = 1.0 / 50, int startGrid = 0)
+                      double priorSd, double minFraction = kMinLengthscaleFraction, int startGrid = 0)
 {
     gp::GpRegression g(gp::Kernel(gp::KernelKind::Gaussian, 1.0, Eigen::VectorXd::Constant(1, start)), mean);
     g.setData(column(x), vec(y));
     gp::FitOptions o;
     o.minLengthscale = priorSd * minFraction;
-    o.maxLengthscale = priorSd * 20;
+    o.maxLengthscale = priorSd * kMaxLengthscaleFraction;
     // A lengthscale to ~1e-4 of its log is more than a quadrature estimate can tell apart;
     // the looser stop saves most of the iterations (the fit dominates a run's time).
     o.tolerance = 1e-4;
@@ -140,6 +146,7 @@ StudyResult runStudy(const LogIntegrand& logL, const GaussianMeasure& p, const S
         r.trace = r.mcTrace;
         const TracePoint last = monteCarloEstimate(mcValues, s.samples);
         r.estimate = {last.mean, last.sd * last.sd};
+        r.pluginEstimate = r.estimate;
         return r;
     }
 
@@ -157,14 +164,14 @@ StudyResult runStudy(const LogIntegrand& logL, const GaussianMeasure& p, const S
     const std::vector<int> steps = traceSteps(total, std::max(limit, 2));
     double w = fitted ? sd : s.lengthscale;
     std::vector<double> values;  // ℓ, for GP BQ
-    std::unique_ptr<IncrementalBq> inc;
+    // GP BQ: the lengthscale integrated out (or the given one) and h integrated out (Student-t)
+    // give the design, E[Z], V[Z] and the band; no fit is needed while sampling.
+    std::unique_ptr<LengthscaleMixtureBq> mix;
+    if (s.method == Method::GpBq)
+        mix = fitted ? std::make_unique<LengthscaleMixtureBq>(p, sd * kMinLengthscaleFraction,
+                                                              sd * kMaxLengthscaleFraction, kMixtureGrid)
+                     : std::make_unique<LengthscaleMixtureBq>(p, s.lengthscale, s.lengthscale, 1);
     std::unique_ptr<LogGpBq> lg;
-    auto rebuildGp = [&] {
-        inc = std::make_unique<IncrementalBq>(
-            gp::Kernel(gp::KernelKind::Gaussian, 1.0, Eigen::VectorXd::Constant(1, w)), p, true);
-        for (size_t i = 0; i < r.x.size(); ++i)
-            inc->add(Eigen::VectorXd::Constant(1, r.x[i]), values[i]);
-    };
     // Log-GP BQ: unitLog is the GP on log ℓ − q at h = 1, grown by row appends and refactored
     // only when the lengthscale changes; only its targets (the residuals from the refitted q)
     // and ĥ change from step to step. The acquisition predicts from it, and every estimate
@@ -192,10 +199,8 @@ StudyResult runStudy(const LogIntegrand& logL, const GaussianMeasure& p, const S
         lg = std::make_unique<LogGpBq>(column(r.x), vec(r.logL), p,
                                        gp::Kernel(gp::KernelKind::Gaussian, hHat, Eigen::VectorXd::Constant(1, w)));
     };
-    // With a fitted lengthscale the last estimate comes from a final refit after the loop.
-    const bool finalRefit = fitted && !isFitPoint(total) && total >= 3;
-    if (s.method == Method::GpBq)
-        rebuildGp();
+    // With a fitted lengthscale the last log-GP estimate comes from a final refit after the loop.
+    const bool finalRefit = s.method == Method::LogGpBq && fitted && !isFitPoint(total) && total >= 3;
 
     size_t nextStep = 0;
     for (int i = 0; i < total; ++i) {
@@ -210,7 +215,7 @@ StudyResult runStudy(const LogIntegrand& logL, const GaussianMeasure& p, const S
         else {
             std::vector<double> a;
             if (s.method == Method::GpBq) {
-                const Eigen::VectorXd red = inc->varianceReduction(activeGridX);
+                const Eigen::VectorXd red = mix->varianceReduction(activeGridX);
                 a.assign(red.data(), red.data() + red.size());
             } else {
                 // V_logℓ·m_exp²·p² from the log-GP alone (logGpAcquisition): it never depends on
@@ -239,18 +244,13 @@ StudyResult runStudy(const LogIntegrand& logL, const GaussianMeasure& p, const S
         const int k = i + 1;
 
         bool refit = false;
-        if (fitted && k >= 3 && isFitPoint(k)) {
+        if (s.method == Method::LogGpBq && fitted && k >= 3 && isFitPoint(k)) {
             const double old = w;
-            w = s.method == Method::GpBq
-                    ? fitLengthscale(r.x, values, 0.0, w, sd)
-                    : fitLengthscale(r.x, logResidual(r.x, r.logL), 0.0, w, sd, kLogMinLengthscale, kLogStartGrid);
+            w = fitLengthscale(r.x, logResidual(r.x, r.logL), 0.0, w, sd, kLogMinLengthscale, kLogStartGrid);
             refit = (w != old);
         }
         if (s.method == Method::GpBq) {
-            if (refit)
-                rebuildGp();
-            else
-                inc->add(Eigen::VectorXd::Constant(1, xi), values.back());
+            mix->add(Eigen::VectorXd::Constant(1, xi), values.back());
         } else {
             lg.reset();
             if (refit || !unitLog)
@@ -260,14 +260,14 @@ StudyResult runStudy(const LogIntegrand& logL, const GaussianMeasure& p, const S
         }
         while (nextStep < steps.size() && steps[nextStep] < k)
             ++nextStep;
-        // Log-GP BQ needs three samples for its quadratic prior mean; before that its
-        // estimate is not worth drawing.
-        const bool ready = s.method == Method::GpBq || k >= 3;
+        // Log-GP BQ needs three samples for its quadratic prior mean, and GP BQ's Student-t
+        // variance needs three; before that neither estimate is worth drawing.
+        const bool ready = k >= 3;
         if (ready && nextStep < steps.size() && steps[nextStep] == k) {
             ++nextStep;
             ZEstimate e;
             if (s.method == Method::GpBq)
-                e = inc->estimate();
+                e = mix->estimate();
             else if (k == total && finalRefit) {
                 // The final model below replaces this point: building it twice is wasted.
             } else {
@@ -282,11 +282,9 @@ StudyResult runStudy(const LogIntegrand& logL, const GaussianMeasure& p, const S
     // change the design, only the last estimate).
     if (finalRefit) {
         const double old = w;
-        w = s.method == Method::GpBq
-                ? fitLengthscale(r.x, values, 0.0, w, sd)
-                : fitLengthscale(r.x, logResidual(r.x, r.logL), 0.0, w, sd, kLogMinLengthscale, kLogStartGrid);
+        w = fitLengthscale(r.x, logResidual(r.x, r.logL), 0.0, w, sd, kLogMinLengthscale, kLogStartGrid);
         if (w != old)
-            s.method == Method::GpBq ? rebuildGp() : rebuildUnitLog();
+            rebuildUnitLog();
         lg.reset();
     }
     r.lengthscale = w;
@@ -294,10 +292,20 @@ StudyResult runStudy(const LogIntegrand& logL, const GaussianMeasure& p, const S
     for (int i = 0; i < plotPoints; ++i)
         r.gridX[size_t(i)] = plotLo + (plotHi - plotLo) * i / (plotPoints - 1);
     if (s.method == Method::GpBq) {
-        r.estimate = inc->estimate();
-        r.jitter = inc->gp().jitter();
+        // The plug-in model at the maximum-likelihood lengthscale (ĥ, no Student-t factor), as
+        // this app reported before the hyperparameters were integrated out: for comparison.
+        if (fitted)
+            w = fitLengthscale(r.x, values, 0.0, std::exp(mix->posteriorMeanLogLengthscale()), sd,
+                               kMinLengthscaleFraction, kLogStartGrid);
+        IncrementalBq plugin(gp::Kernel(gp::KernelKind::Gaussian, 1.0, Eigen::VectorXd::Constant(1, w)), p, true);
+        for (size_t i = 0; i < r.x.size(); ++i)
+            plugin.add(Eigen::VectorXd::Constant(1, r.x[i]), values[i]);
+        r.lengthscale = w;
+        r.estimate = mix->estimate();
+        r.pluginEstimate = plugin.estimate();
+        r.jitter = std::max(plugin.gp().jitter(), mix->jitter());
         Eigen::VectorXd m, v;
-        inc->predict(column(r.gridX), m, v);
+        mix->predict(column(r.gridX), m, v);
         for (int i = 0; i < plotPoints; ++i) {
             r.modelMean.push_back(m[i]);
             r.modelLower.push_back(m[i] - 2 * std::sqrt(v[i]));
@@ -307,6 +315,7 @@ StudyResult runStudy(const LogIntegrand& logL, const GaussianMeasure& p, const S
         if (!lg)
             rebuildLog();
         r.estimate = lg->estimate();
+        r.pluginEstimate = r.estimate;
         r.jitter = lg->jitter();
         std::vector<double> lbar, vlog;
         lg->evaluate(r.gridX, lbar, vlog);

@@ -44,6 +44,7 @@ struct TracePoint {
 struct StudyResult {
     std::vector<double> x, logL;      // the design, in sampling order
     ZEstimate estimate;               // with all samples
+    ZEstimate pluginEstimate;         // the same at the fitted hyperparameters only
     std::vector<TracePoint> trace;    // the chosen method against the number of samples
     std::vector<TracePoint> mcTrace;  // Monte Carlo from p with the same seed
     double jitter = 0;                // absolute jitter the final model's Cholesky needed
