@@ -184,11 +184,14 @@ StudyResult runStudy(const LogIntegrand& logL, const GaussianMeasure& p, const S
         if (!r.x.empty())
             unitLog->setData(column(r.x), vec(logResidual(r.x, r.logL)));
     };
-    // Refits q to all samples and sets unitLog's targets to the residuals; returns ĥ.
+    // Refits q to all samples and sets unitLog's targets to the residuals; returns the posterior
+    // mean of h under p(h) ∝ 1/h, ĥ·n/(n − 2) (Sec. 1.10: Z's variance under the linearisation is
+    // linear in h, so this is its variance with h integrated out).
     auto refreshLogTargets = [&] {
         q = LogMean::fit(vec(r.x), vec(r.logL));
         unitLog->setTargets(vec(logResidual(r.x, r.logL, q)));
-        return std::max(unitLog->profiledOutputScale(), logFloorH(w));
+        const int n = unitLog->size();
+        return std::max(unitLog->profiledOutputScale() * (n > 2 ? double(n) / (n - 2) : 1.0), logFloorH(w));
     };
     auto rebuildLog = [&] {
         const double hHat = refreshLogTargets();
