@@ -1,5 +1,6 @@
 #include "bq/quadrature_study.h"
 
+#include "bq/band_diagnostics.h"
 #include "bq/designs.h"
 #include "bq/lengthscale_mixture_bq.h"
 #include "bq/log_gp_bq.h"
@@ -304,6 +305,12 @@ StudyResult runStudy(const LogIntegrand& logL, const GaussianMeasure& p, const S
         for (size_t i = 0; i < r.x.size(); ++i)
             plugin.add(Eigen::VectorXd::Constant(1, r.x[i]), values[i]);
         r.lengthscale = w;
+        if (fitted) {
+            const std::vector<double> pw = mix->weights();
+            const double wMix = std::exp(mix->posteriorMeanLogLengthscale());
+            if (auto m = lengthscaleBoundWarning(pw.front(), pw.back(), wMix))
+                r.warnings.push_back(*m);
+        }
         r.estimate = mix->estimate();
         r.pluginEstimate = plugin.estimate();
         r.jitter = std::max(plugin.gp().jitter(), mix->jitter());
@@ -318,7 +325,16 @@ StudyResult runStudy(const LogIntegrand& logL, const GaussianMeasure& p, const S
         if (!lg)
             rebuildLog();
         r.estimate = lg->estimate();
-        r.pluginEstimate = r.estimate;
+        const double e2 = std::exp(2 * lg->logShift());
+        r.pluginEstimate = {r.estimate.mean, lg->linearisedVarianceScaled() * e2};
+        if (fitted) {
+            // The fit's bounds (fitLengthscale); a fit within 1 % of one sits on it.
+            const double lo = sd * kLogMinLengthscale, hi = sd * kMaxLengthscaleFraction;
+            if (auto m = lengthscaleBoundWarning(w < 1.01 * lo, w > 0.99 * hi, w))
+                r.warnings.push_back(*m);
+        }
+        if (auto m = linearisationWarning(r.estimate.sd(), r.pluginEstimate.sd()))
+            r.warnings.push_back(*m);
         r.jitter = lg->jitter();
         std::vector<double> lbar, vlog;
         lg->evaluate(r.gridX, lbar, vlog);
@@ -329,6 +345,8 @@ StudyResult runStudy(const LogIntegrand& logL, const GaussianMeasure& p, const S
             r.modelUpper.push_back(lbar[size_t(i)] + half);
         }
     }
+    if (auto m = massBeyondSamplesWarning(r.x, r.logL, p))
+        r.warnings.insert(r.warnings.begin(), *m);
     if (!r.trace.empty() && r.trace.back().n == total)
         r.trace.back() = {total, r.estimate.mean, r.estimate.sd()};
     return r;
