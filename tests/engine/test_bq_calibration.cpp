@@ -1,0 +1,198 @@
+// Calibrated BQ (issue 13): the lengthscale mixture against a refit per lengthscale and the
+// Student-t variance against a numerical integral over h; the band warnings; the study's
+// configurations and coverage. The coverage of the scenario itself is test_bq_calibration_coverage.
+
+#include "bq/band_diagnostics.h"
+#include "bq/lengthscale_mixture_bq.h"
+#include "bq_test_support.h"
+#include "core/errors.h"
+#include "scenarios/quadrature/bq_calibration.h"
+
+#include <numeric>
+#include <set>
+
+Q_DECLARE_METATYPE(std::vector<double>)
+
+using namespace evx;
+using namespace evx::bq;
+using namespace evx::bq_test;
+using namespace evx::scenarios::quadrature;
+
+namespace {
+
+// Relative closeness with the numbers in the message.
+#define EVX_CLOSE(a, b, rel)                                                                                   \
+    QVERIFY2(std::fabs((a) - (b)) <= (rel) * std::fabs(b),                                                      \
+             qPrintable(QString("%1 = %2, %3 = %4, relative tolerance %5").arg(#a).arg(a, 0, 'g', 12).arg(#b)   \
+                            .arg(b, 0, 'g', 12).arg(rel)))
+
+}  // namespace
+
+class TestBqCalibration : public QObject {
+    Q_OBJECT
+
+private slots:
+    void mixtureMatchesRefitsPerLengthscale()
+    {
+        // 9 quasi-random samples of the peaked integrand under N(0.2, 1). Reference, written
+        // independently of IncrementalBq: for each grid lengthscale a GpRegression fitted in one
+        // go at h = 1, S = yᵀK₁⁻¹y, log p(y | w) = −½ log|K₁| − n/2 log S (Jeffreys prior on h),
+        // E_w and V_w = S/(n−2)·(V₁ − zᵀK₁⁻¹z) from bqEstimate, then the mixture's moments.
+        const GaussianMeasure p = GaussianMeasure::oneDimensional(0.2, 1.0);
+        const Eigen::MatrixXd x = quasiRandomDesign(p, 9, 5);
+        Eigen::VectorXd y(9);
+        for (int i = 0; i < 9; ++i)
+            y[i] = std::exp(peakedLog(x(i, 0)));
+        LengthscaleMixtureBq mix(p, 0.05, 5.0, 11);
+        for (int i = 0; i < 9; ++i)
+            mix.add(x.row(i).transpose(), y[i]);
+        std::vector<double> logW, means, vars;
+        for (double w : mix.lengthscales()) {
+            gp::GpRegression g(gp::Kernel(gp::KernelKind::Gaussian, 1.0, Eigen::VectorXd::Constant(1, w)));
+            g.setData(x, y);
+            const double s = y.dot(g.alpha());
+            logW.push_back(-0.5 * g.factor().logDeterminant() - 4.5 * std::log(s));
+            const ZEstimate e = bqEstimate(g, p);
+            means.push_back(e.mean);
+            vars.push_back(s / 7 * e.variance);
+        }
+        const double top = *std::max_element(logW.begin(), logW.end());
+        double sum = 0, m1 = 0, m2 = 0;
+        for (size_t j = 0; j < logW.size(); ++j) {
+            const double wj = std::exp(logW[j] - top);
+            sum += wj;
+            m1 += wj * means[j];
+            m2 += wj * (vars[j] + means[j] * means[j]);
+        }
+        m1 /= sum;
+        m2 /= sum;
+        const ZEstimate e = mix.estimate();
+        // Same arithmetic by two routes (row appends against one factorisation): 1e-9.
+        EVX_CLOSE(e.mean, m1, 1e-9);
+        EVX_CLOSE(e.variance, m2 - m1 * m1, 1e-7);
+        const std::vector<double> w = mix.weights();
+        EVX_CLOSE(std::accumulate(w.begin(), w.end(), 0.0), 1.0, 1e-12);
+        // The mixture is wider than its most likely component: the other lengthscales add.
+        const size_t best = size_t(std::max_element(w.begin(), w.end()) - w.begin());
+        QVERIFY2(e.variance > vars[best], qPrintable(QString("%1 vs %2").arg(e.variance).arg(vars[best])));
+    }
+
+    void studentVarianceMatchesIntegralOverH()
+    {
+        // One lengthscale: V[Z | y] = ∫ h·v₁ p(h | y) dh with p(h | y) ∝ h^{−n/2−1} e^{−S/2h}
+        // (prior 1/h), by quadrature over h, against the closed form S/(n−2)·v₁.
+        const GaussianMeasure p = GaussianMeasure::oneDimensional(0.0, 1.0);
+        const Eigen::MatrixXd x = quasiRandomDesign(p, 6, 2);
+        Eigen::VectorXd y(6);
+        for (int i = 0; i < 6; ++i)
+            y[i] = std::exp(peakedLog(x(i, 0)));
+        const double w = 0.4;
+        LengthscaleMixtureBq one(p, w, w, 1);
+        for (int i = 0; i < 6; ++i)
+            one.add(x.row(i).transpose(), y[i]);
+        gp::GpRegression g(gp::Kernel(gp::KernelKind::Gaussian, 1.0, Eigen::VectorXd::Constant(1, w)));
+        g.setData(x, y);
+        const double s = y.dot(g.alpha()), v1 = bqEstimate(g, p).variance;
+        const int n = 6;
+        // In t = log h (dh = h dt) by adaptive Gauss–Kronrod (bq_test_support.h) over ±40 around
+        // the mode, beyond which the integrand is below e⁻¹⁰⁰ of its peak.
+        auto logPost = [&](double t) { return -(n / 2.0) * t - s / (2 * std::exp(t)); };
+        const double mode = std::log(s / n);
+        const double norm = integrate([&](double t) { return std::exp(logPost(t) - logPost(mode)); }, mode - 40,
+                                      mode + 40);
+        const double meanH = integrate([&](double t) { return std::exp(t + logPost(t) - logPost(mode)); },
+                                       mode - 40, mode + 40) / norm;
+        EVX_CLOSE(one.estimate().variance, meanH * v1, 1e-8);
+        // ĥ·v₁ (the plug-in) is n/(n − 2) = 1.5 times smaller.
+        EVX_CLOSE(one.estimate().variance, 1.5 * s / n * v1, 1e-10);
+    }
+
+    void mixtureNeedsThreeSamples()
+    {
+        LengthscaleMixtureBq mix(GaussianMeasure::oneDimensional(0, 1), 0.1, 1, 3);
+        mix.add(Eigen::VectorXd::Constant(1, 0.1), 1.0);
+        mix.add(Eigen::VectorXd::Constant(1, 0.5), 0.5);
+        QVERIFY_THROWS_EXCEPTION(NumericalError, mix.estimate());
+        QVERIFY_THROWS_EXCEPTION(InvalidParameter, LengthscaleMixtureBq(GaussianMeasure::oneDimensional(0, 1), 1, 0.5, 3));
+    }
+
+    void massBeyondSamplesWarning_data()
+    {
+        QTest::addColumn<std::vector<double>>("x");
+        QTest::addColumn<bool>("warned");
+        // The peak of ℓ at 0.6 (sd 0.15) under p = N(−1, 0.5²): draws up to 0 see ℓ·p rising to
+        // the right; draws across the peak see it inside.
+        QTest::newRow("short of the peak") << std::vector<double>{-1.4, -1.0, -0.7, -0.3, 0.0} << true;
+        QTest::newRow("across the peak") << std::vector<double>{-1.4, -0.3, 0.4, 0.6, 0.9} << false;
+    }
+
+    void massBeyondSamplesWarning()
+    {
+        QFETCH(std::vector<double>, x);
+        QFETCH(bool, warned);
+        std::vector<double> logL;
+        for (double v : x)
+            logL.push_back(peakedLog(v));
+        const auto m = bq::massBeyondSamplesWarning(x, logL, GaussianMeasure::oneDimensional(-1, 0.5));
+        QCOMPARE(m.has_value(), warned);
+    }
+
+    void lengthscaleAndLinearisationWarnings()
+    {
+        QVERIFY(!lengthscaleBoundWarning(kBoundShareLimit, 0.0, 0.1));
+        QVERIFY(lengthscaleBoundWarning(2 * kBoundShareLimit, 0.0, 0.1)->find("lower bound") != std::string::npos);
+        QVERIFY(lengthscaleBoundWarning(0.0, 1.0, 20)->find("upper bound") != std::string::npos);
+        QVERIFY(!linearisationWarning(kLinearisationRatioLimit * 1e-3, 1e-3));
+        QVERIFY(linearisationWarning(1.01 * kLinearisationRatioLimit * 1e-3, 1e-3));
+    }
+
+    void configurationsSpanTheGrid()
+    {
+        const auto s = ScenarioRegistry::instance().find("bq-1d");
+        QVERIFY(s);
+        const auto cells = calibrationCells();
+        QCOMPARE(cells.size(), size_t(12));
+        for (const auto& cell : cells) {
+            const auto cfg = calibrationConfigurations(cell, 25);
+            QCOMPARE(cfg.size(), size_t(100));
+            std::set<double> seeds, means, sds;
+            for (const auto& v : cfg) {
+                s->schema().complete(v);  // every value within bq-1d's ranges (throws otherwise)
+                seeds.insert(v.at("seed"));
+                means.insert(v.at("prior_mean"));
+                sds.insert(v.at("prior_sd"));
+                QCOMPARE(v.at("n_samples"), double(cell.samples));
+            }
+            QCOMPARE(seeds.size(), size_t(100));
+            // 5 prior means per integrand, of which the first two integrands share theirs and the
+            // wide bump shares three; 5 sds each, partly shared.
+            QVERIFY2(means.size() >= 12 && sds.size() >= 10, qPrintable(QString("%1 means, %2 sds").arg(means.size()).arg(sds.size())));
+        }
+        // A subset spreads over the prior grid too: 3 per integrand, 3 different sds each.
+        const auto few = calibrationConfigurations(cells.front(), 3);
+        QCOMPARE(few.size(), size_t(12));
+        QVERIFY(few[0].at("prior_sd") != few[1].at("prior_sd") && few[1].at("prior_sd") != few[2].at("prior_sd"));
+        QVERIFY_THROWS_EXCEPTION(InvalidParameter, calibrationConfigurations(cells.front(), 26));
+    }
+
+    void coverageCountsTwoSd()
+    {
+        // |error|/sd = 2 exactly (covered), 3, 1, and 0 with sd 0 (an exact estimate, covered).
+        std::vector<CalibrationOutcome> runs(4);
+        runs[0] = {1.0, 1.5, 0.25};
+        runs[1] = {1.0, 1.3, 0.1};
+        runs[2] = {1.0, 0.99, 0.01};
+        runs[3] = {1.0, 1.0, 0.0};
+        const CoverageSummary c = coverage(runs);
+        QCOMPARE(c.runs, 4);
+        QCOMPARE(c.covered, 3);
+        QCOMPARE(c.coverage, 0.75);
+        EVX_CLOSE(c.medianStandardisedError, 1.5, 1e-12);
+        EVX_CLOSE(c.maxStandardisedError, 3.0, 1e-12);
+        const CalibrationOutcome missedWithSdZero{1.0, 1.1, 0.0};
+        QVERIFY(std::isinf(missedWithSdZero.standardisedError()));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestBqCalibration)
+#include "test_bq_calibration.moc"
