@@ -46,13 +46,14 @@ std::optional<std::string> lengthscaleBoundWarning(double lowerShare, double upp
                   lengthscale);
 }
 
-std::optional<std::string> linearisationWarning(double reportedSd, double linearisedSd)
+std::optional<std::string> linearisationWarning(double exactSd, double linearisedSd)
 {
-    if (!(reportedSd > kLinearisationRatioLimit * linearisedSd))
+    const double ratio = exactSd / linearisedSd;
+    if (ratio <= kLinearisationRatioLimit && ratio >= 1 / kLinearisationRatioLimit)
         return std::nullopt;
-    return format("the log-GP linearisation (Sec. 1.2.2) is far from the model's exact moments: the band is "
-                  "%.3g times the linearised one (z.sd_plugin), and rests on an approximation",
-                  reportedSd / linearisedSd);
+    return format("the log-GP linearisation (Sec. 1.2.2) is far from the model's exact moments: the log-normal "
+                  "sd of Z is %.3g times the linearised one, so the band rests on an approximation",
+                  ratio);
 }
 
 }  // namespace evx::bq

@@ -5,8 +5,8 @@
 //    keep rising where nothing was sampled (Monte Carlo draws that miss a peak).
 //  - Lengthscale at a bound: the fitted w (or the mixture's posterior mass) at the edge of its
 //    range, where the likelihood did not decide it.
-//  - Linearisation: log-GP BQ's reported sd against the linearised one of Sec. 1.2.2; a large
-//    ratio says the exact log-normal moments or the interpolation of m_exp dominate.
+//  - Linearisation: the log-GP's exact (log-normal) sd of Z against the linearised one of
+//    Sec. 1.2.2, on the same grid; a ratio beyond 3 either way says the linearisation is far off.
 
 #include "bq/gaussian_measure.h"
 
@@ -20,7 +20,7 @@ std::optional<std::string> massBeyondSamplesWarning(const std::vector<double>& x
                                                     const GaussianMeasure& p);
 // lowerShare, upperShare: posterior mass (or 1/0 for a point fit) at the lower and upper bounds.
 std::optional<std::string> lengthscaleBoundWarning(double lowerShare, double upperShare, double lengthscale);
-std::optional<std::string> linearisationWarning(double reportedSd, double linearisedSd);
+std::optional<std::string> linearisationWarning(double exactSd, double linearisedSd);
 
 // Thresholds: posterior mass at a bound, sd ratio.
 inline constexpr double kBoundShareLimit = 0.1;

@@ -41,8 +41,8 @@ constexpr int kMaxVariancePoints = 400;
 }  // namespace
 
 LogGpBq::LogGpBq(const Eigen::MatrixXd& x, const Eigen::VectorXd& logL, const GaussianMeasure& p,
-                 const gp::Kernel& logKernel)
-    : m_p(p), m_q(LogMean::fit(x.col(0), logL)), m_log(logKernel, 0.0), m_lbar(gp::Kernel())
+                 const gp::Kernel& logKernel, bool exactMoments)
+    : m_exactMoments(exactMoments), m_p(p), m_q(LogMean::fit(x.col(0), logL)), m_log(logKernel, 0.0), m_lbar(gp::Kernel())
 {
     if (x.cols() != 1 || p.dimension() != 1)
         throw InvalidParameter("log-GP BQ is implemented for one-dimensional integrals");
@@ -211,18 +211,22 @@ void LogGpBq::gridMoments(double lo, double hi, double feature, double logCap)
     // Z_0 − ∫ m_exp p measures the error of interpolating m_exp by ℓ̄; and the log-GP's exact
     // second moment, E[ℓ(x)ℓ(x')] = m_exp(x) m_exp(x') e^{Cov(x, x')} (log-normal), so that
     //   V_exact = ∬ m_exp(x) m_exp(x') (e^{Cov(x, x')} − 1) p(x) p(x') dx dx'
-    // tells how far the linearisation (e^C − 1 ≈ C, ℓ̄ ≈ m_exp) is from the model it linearises.
+    // tells how far the linearisation (e^C − 1 ≈ C, ℓ̄ ≈ m_exp) is from the model it linearises
+    // (on request only: the P × P matrix costs more than the rest of the model).
     const Eigen::VectorXd mean = (kxg.transpose() * m_log.alpha());
     const Eigen::ArrayXd var = (k.diagonal() - v.colwise().squaredNorm().transpose().array()).max(0.0);
     Eigen::VectorXd uExp(points);
     for (int j = 0; j < points; ++j)
         uExp[j] = weight[j] * std::exp(cappedLogMexp(mean[j] + m_q(grid(j, 0)), var[j], logCap) - m_shift);
     m_directZ = uExp.sum();
+    if (!m_exactMoments)
+        return;
     Eigen::MatrixXd cov = -v.transpose() * v;
     for (int i = 0; i < points; ++i)
-        for (int j = 0; j < points; ++j)
-            cov(i, j) = std::expm1(std::min(cov(i, j) + (std::abs(i - j) < int(lagK.size()) ? lagK[size_t(std::abs(i - j))] : 0.0),
-                                            kMaxInflationVariance));
+        for (int j = 0; j < points; ++j) {
+            const size_t lag = size_t(std::abs(i - j));
+            cov(i, j) = std::expm1(std::min(cov(i, j) + (lag < lagK.size() ? lagK[lag] : 0.0), kMaxInflationVariance));
+        }
     m_exactVariance = std::max(uExp.dot(cov * uExp), 0.0);
 }
 

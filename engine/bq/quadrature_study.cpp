@@ -4,6 +4,7 @@
 #include "bq/designs.h"
 #include "bq/lengthscale_mixture_bq.h"
 #include "bq/log_gp_bq.h"
+#include "bq/log_gp_mixture.h"
 #include "core/errors.h"
 #include "gp/fixed_point_predictor.h"
 #include "gp/gp_regression.h"
@@ -12,6 +13,7 @@
 #include <cmath>
 #include <memory>
 #include <numbers>
+#include <optional>
 
 namespace evx::bq {
 namespace {
@@ -28,7 +30,7 @@ constexpr int kActiveGridPoints = 101;
 // GP BQ integrates its lengthscale over this many log-spaced values across the fit's bounds
 // (LengthscaleMixtureBq): neighbours 19 % apart, finer than the posterior of log w is wide
 // below ~50 samples.
-constexpr int kMixtureGrid = 41;
+constexpr int kMixtureGrid = 21;
 constexpr double kMinLengthscaleFraction = 1.0 / 50, kMaxLengthscaleFraction = 20;
 constexpr double kActiveReachSd = 4;
 
@@ -172,7 +174,7 @@ StudyResult runStudy(const LogIntegrand& logL, const GaussianMeasure& p, const S
         mix = fitted ? std::make_unique<LengthscaleMixtureBq>(p, sd * kMinLengthscaleFraction,
                                                               sd * kMaxLengthscaleFraction, kMixtureGrid)
                      : std::make_unique<LengthscaleMixtureBq>(p, s.lengthscale, s.lengthscale, 1);
-    std::unique_ptr<LogGpBq> lg;
+    std::unique_ptr<LogGpMixture> lg;
     // Log-GP BQ: unitLog is the GP on log ℓ − q at h = 1, grown by row appends and refactored
     // only when the lengthscale changes; only its targets (the residuals from the refitted q)
     // and ĥ change from step to step. The acquisition predicts from it, and every estimate
@@ -194,14 +196,22 @@ StudyResult runStudy(const LogIntegrand& logL, const GaussianMeasure& p, const S
         const int n = unitLog->size();
         return std::max(unitLog->profiledOutputScale() * (n > 2 ? double(n) / (n - 2) : 1.0), logFloorH(w));
     };
+    // Estimates integrate the log-GP's lengthscale out (LogGpMixture; the fitted w above only
+    // steers active sampling), or use the given one. Each builds fresh factors at h rather than
+    // reusing unitLog's: equal in exact arithmetic, but when the lengthscale is long K is so ill
+    // conditioned that the two roundings move Z by 1e-4 (bq-evidence), and the estimate should
+    // not depend on which samples were appended when.
+    LogGpMixtureOptions mixture;
+    mixture.minLengthscale = fitted ? sd * kLogMinLengthscale : s.lengthscale;
+    mixture.maxLengthscale = fitted ? sd * kMaxLengthscaleFraction : s.lengthscale;
+    mixture.minOutputScale = logFloorH(1.0);
+    std::optional<LogLengthscaleGrid> logGrid;
+    if (s.method == Method::LogGpBq && fitted)
+        logGrid.emplace(mixture.minLengthscale, mixture.maxLengthscale, mixture.gridPoints);
     auto rebuildLog = [&] {
-        const double hHat = refreshLogTargets();
-        // A fresh factor at h = ĥ rather than unitLog's scaled by ĥ: equal in exact arithmetic,
-        // but when the lengthscale is long K is so ill conditioned that the two roundings move
-        // Z by 1e-4 (bq-evidence), and the estimate should not depend on which samples were
-        // appended when.
-        lg = std::make_unique<LogGpBq>(column(r.x), vec(r.logL), p,
-                                       gp::Kernel(gp::KernelKind::Gaussian, hHat, Eigen::VectorXd::Constant(1, w)));
+        if (fitted)
+            mixture.centralLengthscale = w;
+        lg = std::make_unique<LogGpMixture>(column(r.x), vec(r.logL), p, mixture, logGrid ? &*logGrid : nullptr);
     };
     // With a fitted lengthscale the last log-GP estimate comes from a final refit after the loop.
     const bool finalRefit = s.method == Method::LogGpBq && fitted && !isFitPoint(total) && total >= 3;
@@ -257,6 +267,8 @@ StudyResult runStudy(const LogIntegrand& logL, const GaussianMeasure& p, const S
             mix->add(Eigen::VectorXd::Constant(1, xi), values.back());
         } else {
             lg.reset();
+            if (logGrid)
+                logGrid->add(xi);
             if (refit || !unitLog)
                 rebuildUnitLog();
             else
@@ -272,8 +284,8 @@ StudyResult runStudy(const LogIntegrand& logL, const GaussianMeasure& p, const S
             ZEstimate e;
             if (s.method == Method::GpBq)
                 e = mix->estimate();
-            else if (k == total && finalRefit) {
-                // The final model below replaces this point: building it twice is wasted.
+            else if (k == total) {
+                // The final model below (refitted, with the diagnostics) replaces this point.
             } else {
                 rebuildLog();
                 e = lg->estimate();
@@ -322,24 +334,21 @@ StudyResult runStudy(const LogIntegrand& logL, const GaussianMeasure& p, const S
             r.modelUpper.push_back(m[i] + 2 * std::sqrt(v[i]));
         }
     } else {
-        if (!lg)
-            rebuildLog();
+        mixture.exactMoments = true;
+        rebuildLog();
         r.estimate = lg->estimate();
-        const double e2 = std::exp(2 * lg->logShift());
-        r.pluginEstimate = {r.estimate.mean, lg->linearisedVarianceScaled() * e2};
-        if (fitted) {
-            // The fit's bounds (fitLengthscale); a fit within 1 % of one sits on it.
-            const double lo = sd * kLogMinLengthscale, hi = sd * kMaxLengthscaleFraction;
-            if (auto m = lengthscaleBoundWarning(w < 1.01 * lo, w > 0.99 * hi, w))
+        r.pluginEstimate = lg->linearisedEstimate();
+        if (fitted)
+            if (auto m = lengthscaleBoundWarning(lg->lowerBoundShare(), lg->upperBoundShare(),
+                                                 lg->nodeLengthscales()[lg->nodeLengthscales().size() / 2]))
                 r.warnings.push_back(*m);
-        }
-        if (auto m = linearisationWarning(r.estimate.sd(), r.pluginEstimate.sd()))
+        if (auto m = linearisationWarning(std::sqrt(lg->exactVariance()), r.pluginEstimate.sd()))
             r.warnings.push_back(*m);
         r.jitter = lg->jitter();
-        std::vector<double> lbar, vlog;
-        lg->evaluate(r.gridX, lbar, vlog);
+        std::vector<double> lbar, var;
+        lg->evaluate(r.gridX, lbar, var);
         for (int i = 0; i < plotPoints; ++i) {
-            const double half = 2 * std::sqrt(vlog[size_t(i)]) * std::fabs(lbar[size_t(i)]);
+            const double half = 2 * std::sqrt(var[size_t(i)]);
             r.modelMean.push_back(lbar[size_t(i)]);
             r.modelLower.push_back(lbar[size_t(i)] - half);
             r.modelUpper.push_back(lbar[size_t(i)] + half);

@@ -143,7 +143,9 @@ private slots:
         QVERIFY(lengthscaleBoundWarning(2 * kBoundShareLimit, 0.0, 0.1)->find("lower bound") != std::string::npos);
         QVERIFY(lengthscaleBoundWarning(0.0, 1.0, 20)->find("upper bound") != std::string::npos);
         QVERIFY(!linearisationWarning(kLinearisationRatioLimit * 1e-3, 1e-3));
+        QVERIFY(!linearisationWarning(1e-3 / kLinearisationRatioLimit, 1e-3));
         QVERIFY(linearisationWarning(1.01 * kLinearisationRatioLimit * 1e-3, 1e-3));
+        QVERIFY(linearisationWarning(0.99e-3 / kLinearisationRatioLimit, 1e-3));
     }
 
     void configurationsSpanTheGrid()
