@@ -4,6 +4,7 @@
 
 #include "bq/band_diagnostics.h"
 #include "bq/lengthscale_mixture_bq.h"
+#include "bq/log_gp_mixture.h"
 #include "bq_test_support.h"
 #include "core/errors.h"
 #include "scenarios/quadrature/bq_calibration.h"
@@ -114,6 +115,69 @@ private slots:
         mix.add(Eigen::VectorXd::Constant(1, 0.5), 0.5);
         QVERIFY_THROWS_EXCEPTION(NumericalError, mix.estimate());
         QVERIFY_THROWS_EXCEPTION(InvalidParameter, LengthscaleMixtureBq(GaussianMeasure::oneDimensional(0, 1), 1, 0.5, 3));
+    }
+
+    void logGpMixtureMatchesItsNodes()
+    {
+        // The two-mode integrand under N(0.3, 1) at 12 quasi-random points. Reference: the
+        // posterior over the same 25 log-spaced lengthscales from one GpRegression fitted per
+        // value to the residuals log ℓ − q (h = 1, Jeffreys prior on h), its 1/6 and 5/6
+        // quantiles (mass spread over the cell below each value), a LogGpBq per node with
+        // h = S/(n − 2), and the mean squared error about the central node's Z.
+        const GaussianMeasure p = GaussianMeasure::oneDimensional(0.3, 1.0);
+        const int n = 12;
+        const Eigen::MatrixXd x = quasiRandomDesign(p, n, 3);
+        Eigen::VectorXd logL(n);
+        for (int i = 0; i < n; ++i)
+            logL[i] = scenarios::quadrature::logIntegrand(scenarios::quadrature::Integrand::TwoMode, x(i, 0));
+        LogGpMixtureOptions o;
+        o.minLengthscale = 0.1;
+        o.maxLengthscale = 20;
+        o.centralLengthscale = 0.5;
+        const LogGpMixture mix(x, logL, p, o);
+
+        const LogMean q = LogMean::fit(x.col(0), logL);
+        Eigen::VectorXd r(n);
+        for (int i = 0; i < n; ++i)
+            r[i] = logL[i] - q(x(i, 0));
+        std::vector<double> logW, mass;
+        for (int j = 0; j < o.gridPoints; ++j) {
+            logW.push_back(std::log(0.1) + std::log(200.0) * j / (o.gridPoints - 1));
+            gp::GpRegression g(gp::Kernel(gp::KernelKind::Gaussian, 1.0, Eigen::VectorXd::Constant(1, std::exp(logW.back()))));
+            g.setData(x, r);
+            mass.push_back(-0.5 * g.factor().logDeterminant() - 0.5 * n * std::log(r.dot(g.alpha())));
+        }
+        const double top = *std::max_element(mass.begin(), mass.end());
+        double sum = 0;
+        for (double& m : mass)
+            sum += m = std::exp(m - top);
+        auto quantile = [&](double tau) {
+            double below = 0;
+            for (size_t j = 0; j < mass.size(); ++j) {
+                if (below + mass[j] / sum >= tau)
+                    return j == 0 ? logW[0] : logW[j - 1] + (tau - below) / (mass[j] / sum) * (logW[j] - logW[j - 1]);
+                below += mass[j] / sum;
+            }
+            return logW.back();
+        };
+        const std::vector<double> nodes = {std::exp(quantile(1.0 / 6)), 0.5, std::exp(quantile(5.0 / 6))};
+        QCOMPARE(mix.nodeLengthscales().size(), size_t(3));
+        for (int k = 0; k < 3; ++k)
+            EVX_CLOSE(mix.nodeLengthscales()[size_t(k)], nodes[size_t(k)], 1e-9);
+        std::vector<ZEstimate> e;
+        for (double w : nodes) {
+            gp::GpRegression g(gp::Kernel(gp::KernelKind::Gaussian, 1.0, Eigen::VectorXd::Constant(1, w)));
+            g.setData(x, r);
+            const double h = r.dot(g.alpha()) / (n - 2);
+            e.push_back(LogGpBq(x, logL, p, gp::Kernel(gp::KernelKind::Gaussian, h, Eigen::VectorXd::Constant(1, w))).estimate());
+        }
+        double v = 0;
+        for (const auto& ek : e)
+            v += (ek.variance + std::pow(ek.mean - e[1].mean, 2)) / 3;
+        // The same LogGpBq arithmetic on both sides, the grid posterior by two routes (appends
+        // against one factorisation): 1e-9 on Z, 1e-7 on V (a sum of three).
+        EVX_CLOSE(mix.estimate().mean, e[1].mean, 1e-9);
+        EVX_CLOSE(mix.estimate().variance, v, 1e-7);
     }
 
     void massBeyondSamplesWarning_data()
