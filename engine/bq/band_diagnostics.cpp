@@ -49,7 +49,8 @@ std::optional<std::string> lengthscaleBoundWarning(double lowerShare, double upp
 std::optional<std::string> linearisationWarning(double exactSd, double linearisedSd)
 {
     const double ratio = exactSd / linearisedSd;
-    if (ratio <= kLinearisationRatioLimit && ratio >= 1 / kLinearisationRatioLimit)
+    // exactSd = 0: not resolved above rounding, nothing to compare.
+    if (!(exactSd > 0) || (ratio <= kLinearisationRatioLimit && ratio >= 1 / kLinearisationRatioLimit))
         return std::nullopt;
     return format("the log-GP linearisation (Sec. 1.2.2) is far from the model's exact moments: the log-normal "
                   "sd of Z is %.3g times the linearised one, so the band rests on an approximation",

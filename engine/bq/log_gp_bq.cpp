@@ -227,7 +227,12 @@ void LogGpBq::gridMoments(double lo, double hi, double feature, double logCap)
             const size_t lag = size_t(std::abs(i - j));
             cov(i, j) = std::expm1(std::min(cov(i, j) + (lag < lagK.size() ? lagK[lag] : 0.0), kMaxInflationVariance));
         }
-    m_exactVariance = std::max(uExp.dot(cov * uExp), 0.0);
+    // As for the linearised form: below its rounding bound (K − VᵀV cancels to a few ulps of K
+    // per entry) the number says nothing, and 0 stands for "not resolved".
+    const double exact = uExp.dot(cov * uExp);
+    const double bound = double(points + m_log.size()) * std::numeric_limits<double>::epsilon() * k.diagonal() *
+                         std::pow(uExp.lpNorm<1>(), 2);
+    m_exactVariance = exact > bound ? exact : 0.0;
 }
 
 LogMean LogMean::fit(const Eigen::VectorXd& x, const Eigen::VectorXd& logL)

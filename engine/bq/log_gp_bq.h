@@ -68,7 +68,7 @@ public:
     // ∫ m_exp p dx on the variance grid, times exp(−shift): what Z_0 approximates.
     double directZScaled() const { return m_directZ; }
     // The log-GP's exact variance of Z (log-normal moments on the same grid), times exp(−2 shift);
-    // 0 unless asked for (exactMoments).
+    // 0 unless asked for (exactMoments) or when below its rounding bound.
     double exactVarianceScaled() const { return m_exactVariance; }
     double jitter() const;                              // largest jitter of the two GPs
 

@@ -210,6 +210,7 @@ private slots:
         QVERIFY(!linearisationWarning(1e-3 / kLinearisationRatioLimit, 1e-3));
         QVERIFY(linearisationWarning(1.01 * kLinearisationRatioLimit * 1e-3, 1e-3));
         QVERIFY(linearisationWarning(0.99e-3 / kLinearisationRatioLimit, 1e-3));
+        QVERIFY(!linearisationWarning(0.0, 1e-3));  // exact moments not resolved
     }
 
     void configurationsSpanTheGrid()
