@@ -162,8 +162,9 @@ StudyResult runStudy(const LogIntegrand& logL, const GaussianMeasure& p, const S
 
     const int users = int(s.userPoints.size());
     const int total = users + s.samples;
-    // Log-GP BQ builds two GPs per trace point, GP BQ's estimate is O(n²): fewer points for the former.
-    const int limit = s.method == Method::LogGpBq ? std::min(s.traceLimit, 12) : s.traceLimit;
+    // Log-GP BQ builds two GPs per trace point and lengthscale node (up to three), GP BQ's
+    // estimate is O(n²) per lengthscale: far fewer points for the former.
+    const int limit = s.method == Method::LogGpBq ? std::min(s.traceLimit, 8) : s.traceLimit;
     const std::vector<int> steps = traceSteps(total, std::max(limit, 2));
     double w = fitted ? sd : s.lengthscale;
     std::vector<double> values;  // ℓ, for GP BQ
