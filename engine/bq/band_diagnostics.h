@@ -3,8 +3,8 @@
 // band rests on more than the model can know. Each returns a warning sentence, or nothing.
 //  - Mass beyond the samples: the largest ℓ(x_i)·p(x_i) is at the outermost sample, so ℓ·p may
 //    keep rising where nothing was sampled (Monte Carlo draws that miss a peak).
-//  - Lengthscale at a bound: the fitted w (or the mixture's posterior mass) at the edge of its
-//    range, where the likelihood did not decide it.
+//  - Lengthscale at a bound: more than 10 % of the lengthscale's posterior mass on the lowest or
+//    highest value of its grid, where the likelihood did not decide it.
 //  - Linearisation: the log-GP's exact (log-normal) sd of Z against the linearised one of
 //    Sec. 1.2.2, on the same grid; a ratio beyond 3 either way says the linearisation is far off.
 
