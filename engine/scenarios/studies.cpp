@@ -1,6 +1,7 @@
 #include "scenarios/studies.h"
 
 #include "scenarios/genbayes/gb_tables.h"
+#include "scenarios/quadrature/bq_calibration_study.h"
 
 namespace evx {
 
@@ -8,6 +9,7 @@ const std::vector<Study>& allStudies()
 {
     static const std::vector<Study> studies = [] {
         std::vector<Study> all = scenarios::generalisedBayesStudies();
+        all.push_back(scenarios::bqCalibrationStudy());
         return all;
     }();
     return studies;
