@@ -163,7 +163,7 @@ std::variant<TableCommand, QString> parseTableCommand(const QStringList& args)
             if (arg == "--table")
                 value();
             else if (arg == QString::fromStdString(study->replicateOption))
-                command.replicates = positive(value(), study->replicateOption.c_str(), 10000);
+                command.replicates = positive(value(), study->replicateOption.c_str(), study->maxReplicates);
             else if (arg == "--restarts" && !study->selectBy.empty())
                 command.restarts = positive(value(), "--restarts", 1000);
             else if (arg == "--jobs")
@@ -289,12 +289,13 @@ int runTableCommand(const TableCommand& command)
             if (w >= work.size() || g_interrupted.load())
                 return;
             const WorkItem item = work[w];
-            ParameterValues values = scenario->schema().defaults();
-            for (const auto& [k, v] : study.runValues(study.cells[std::size_t(item.cell)], item.replicate, item.restart))
-                values[k] = v;
             StudyRun run{item.cell, item.replicate, item.restart,
                          std::vector<double>(study.metrics.size(), NAN), NAN};
             try {
+                ParameterValues values = scenario->schema().defaults();
+                for (const auto& [k, v] :
+                     study.runValues(study.cells[std::size_t(item.cell)], item.replicate, item.restart))
+                    values[k] = v;
                 const Figure figure = scenario->runChecked({values, {}, {}}, context);
                 // A metric a cell does not have (e.g. a latent statistic of a network without a
                 // latent) stays empty in its row; the others count.

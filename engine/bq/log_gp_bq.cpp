@@ -34,15 +34,15 @@ double cappedLogMexp(double m, double v, double cap)
 constexpr int kScoutPoints = 61;
 // ℓ·p below this fraction of its largest value contributes nothing double precision sees.
 constexpr double kNegligible = 1e-14;
-// Grid points of the trapezoid rule for V[Ẑ] (LogGpBq::linearisedVariance).
+// Grid points of the trapezoid rule for V[Ẑ] (LogGpBq::gridMoments).
 constexpr int kMinVariancePoints = 41;
 constexpr int kMaxVariancePoints = 400;
 
 }  // namespace
 
 LogGpBq::LogGpBq(const Eigen::MatrixXd& x, const Eigen::VectorXd& logL, const GaussianMeasure& p,
-                 const gp::Kernel& logKernel)
-    : m_p(p), m_q(LogMean::fit(x.col(0), logL)), m_log(logKernel, 0.0), m_lbar(gp::Kernel())
+                 const gp::Kernel& logKernel, bool exactMoments)
+    : m_exactMoments(exactMoments), m_p(p), m_q(LogMean::fit(x.col(0), logL)), m_log(logKernel, 0.0), m_lbar(gp::Kernel())
 {
     if (x.cols() != 1 || p.dimension() != 1)
         throw InvalidParameter("log-GP BQ is implemented for one-dimensional integrals");
@@ -157,10 +157,10 @@ LogGpBq::LogGpBq(const Eigen::MatrixXd& x, const Eigen::VectorXd& logL, const Ga
     for (Eigen::Index i = 0; i < nc; ++i)
         c[i] = normalDensity(xc(i, 0), b, aL + bb);
     m_z0 = beta.dot(c);
-    m_variance = linearisedVariance(cLo, cHi, std::min({wLog, wBar, s}));
+    gridMoments(cLo, cHi, std::min({wLog, wBar, s}), logCap);
 }
 
-double LogGpBq::linearisedVariance(double lo, double hi, double feature) const
+void LogGpBq::gridMoments(double lo, double hi, double feature, double logCap)
 {
     // V[Ẑ] = ∬ Cov_logℓ(x, x') u(x) u(x') dx dx' with u = ℓ̄·p, by the trapezoid rule on a
     // uniform grid G over [lo, hi] (where ℓ̄·p has mass, beyond it ℓ̄·p < 1e-14 of its peak):
@@ -180,28 +180,61 @@ double LogGpBq::linearisedVariance(double lo, double hi, double feature) const
         grid(j, 0) = lo + j * h;
     const Eigen::VectorXd lbar = m_lbar.predictMean(grid);
     const double b = m_p.mean[0], bb = m_p.variance[0];
-    Eigen::VectorXd u(points);
-    for (int j = 0; j < points; ++j)
-        u[j] = (j == 0 || j == points - 1 ? 0.5 : 1.0) * h * lbar[j] * normalDensity(grid(j, 0), b, bb);
+    Eigen::VectorXd u(points), weight(points);
+    for (int j = 0; j < points; ++j) {
+        weight[j] = (j == 0 || j == points - 1 ? 0.5 : 1.0) * h * normalDensity(grid(j, 0), b, bb);
+        u[j] = weight[j] * lbar[j];
+    }
     // K(G, G) is Toeplitz on the uniform grid: one kernel value per lag.
     const gp::Kernel& k = m_log.kernel();
     const double wLog = k.lengthscales()[0];
-    double prior = 0;
+    std::vector<double> lagK;
     for (int d = 0; d < points; ++d) {
         const double kd = k.diagonal() * std::exp(-0.5 * std::pow(d * h / wLog, 2));
         if (kd == 0)
             break;
-        const double lag = u.head(points - d).dot(u.tail(points - d));
-        prior += (d == 0 ? 1 : 2) * kd * lag;
+        lagK.push_back(kd);
     }
-    const Eigen::VectorXd g = k.matrix(m_log.inputs(), grid) * u;
-    const double explained = m_log.factor().solveL(g).squaredNorm();
+    double prior = 0;
+    for (size_t d = 0; d < lagK.size(); ++d)
+        prior += (d == 0 ? 1 : 2) * lagK[d] * u.head(points - Eigen::Index(d)).dot(u.tail(points - Eigen::Index(d)));
+    const Eigen::MatrixXd kxg = k.matrix(m_log.inputs(), grid);
+    const Eigen::MatrixXd v = m_log.factor().solveL(kxg);
+    const double explained = (v * u).squaredNorm();
     // Below this the difference is rounding (a few ulps per term summed): report that bound,
     // never 0, which would claim Z exactly.
     const double resolution = double(points + m_log.size()) * std::numeric_limits<double>::epsilon() *
                               (std::fabs(prior) + explained);
-    return std::max(prior - explained, resolution);
+    m_linearised = std::max(prior - explained, resolution);
+
+    // On the same grid: ∫ m_exp p dx, the integral ℓ̄ stands in for (1.10–1.11), so that
+    // Z_0 − ∫ m_exp p measures the error of interpolating m_exp by ℓ̄; and the log-GP's exact
+    // second moment, E[ℓ(x)ℓ(x')] = m_exp(x) m_exp(x') e^{Cov(x, x')} (log-normal), so that
+    //   V_exact = ∬ m_exp(x) m_exp(x') (e^{Cov(x, x')} − 1) p(x) p(x') dx dx'
+    // tells how far the linearisation (e^C − 1 ≈ C, ℓ̄ ≈ m_exp) is from the model it linearises
+    // (on request only: the P × P matrix costs more than the rest of the model).
+    const Eigen::VectorXd mean = (kxg.transpose() * m_log.alpha());
+    const Eigen::ArrayXd var = (k.diagonal() - v.colwise().squaredNorm().transpose().array()).max(0.0);
+    Eigen::VectorXd uExp(points);
+    for (int j = 0; j < points; ++j)
+        uExp[j] = weight[j] * std::exp(cappedLogMexp(mean[j] + m_q(grid(j, 0)), var[j], logCap) - m_shift);
+    m_directZ = uExp.sum();
+    if (!m_exactMoments)
+        return;
+    Eigen::MatrixXd cov = -v.transpose() * v;
+    for (int i = 0; i < points; ++i)
+        for (int j = 0; j < points; ++j) {
+            const size_t lag = size_t(std::abs(i - j));
+            cov(i, j) = std::expm1(std::min(cov(i, j) + (lag < lagK.size() ? lagK[lag] : 0.0), kMaxInflationVariance));
+        }
+    // As for the linearised form: below its rounding bound (K − VᵀV cancels to a few ulps of K
+    // per entry) the number says nothing, and 0 stands for "not resolved".
+    const double exact = uExp.dot(cov * uExp);
+    const double bound = double(points + m_log.size()) * std::numeric_limits<double>::epsilon() * k.diagonal() *
+                         std::pow(uExp.lpNorm<1>(), 2);
+    m_exactVariance = exact > bound ? exact : 0.0;
 }
+
 LogMean LogMean::fit(const Eigen::VectorXd& x, const Eigen::VectorXd& logL)
 {
     LogMean q;
@@ -244,7 +277,7 @@ void LogGpBq::predictLog(const Eigen::MatrixXd& x, Eigen::VectorXd& mean, Eigen:
 ZEstimate LogGpBq::estimate() const
 {
     const double e = std::exp(m_shift);
-    return {m_z0 * e, m_variance * e * e};
+    return {m_z0 * e, varianceScaled() * e * e};
 }
 
 double LogGpBq::jitter() const

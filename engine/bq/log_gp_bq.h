@@ -16,8 +16,13 @@
 // Linearising Z around the log-GP mean (Sec. 1.2.2):
 //   V[Ẑ] ≈ ∬ Cov_logℓ(x, x') ℓ̄(x) ℓ̄(x') p(x) p(x') dx dx'                          (1.52–1.57)
 // by the trapezoid rule on a uniform grid fine against every lengthscale involved (the closed
-// form in ℓ̄'s weights cancels catastrophically, see linearisedVariance), and never below the
+// form in ℓ̄'s weights cancels catastrophically, see gridMoments), and never below the
 // rounding resolution of its two terms, so the sd is positive.
+// The reported V[Ẑ] (issue 13, calibration) adds the square of the error of interpolating m_exp
+// by ℓ̄, measured on the same grid (it used to be 10–100 sd on a peaked ℓ):
+//   V[Ẑ] = V_lin + (Z_0 − ∫ m_exp p)².
+// On request the log-GP's exact variance of Z (log-normal moments, e^{Cov} − 1 in place of Cov,
+// m_exp in place of ℓ̄) is computed on that grid too, to say when the linearisation is far off.
 // Pointwise band (1.58): V[ℓ̄(x)] = V_logℓ(x) ℓ̄(x)².
 //
 // Values are carried relative to exp(shift), shift = the largest log m_exp seen, so a
@@ -50,13 +55,21 @@ class LogGpBq {
 public:
     // x: the sample locations (one column), logL: log ℓ there (finite), logKernel: a Gaussian
     // kernel for the GP on log ℓ (already fitted, or with the wanted lengthscale).
+    // exactMoments: also compute exactVarianceScaled() (a diagnostic, O(P²) on the variance grid).
     LogGpBq(const Eigen::MatrixXd& x, const Eigen::VectorXd& logL, const GaussianMeasure& p,
-            const gp::Kernel& logKernel);
+            const gp::Kernel& logKernel, bool exactMoments = false);
 
     double logShift() const { return m_shift; }
     ZEstimate estimate() const;  // Z_0 and the linearised V[Ẑ]
     double z0Scaled() const { return m_z0; }           // Z_0·exp(−shift)
-    double varianceScaled() const { return m_variance; }  // V[Ẑ]·exp(−2 shift)
+    // V[Ẑ]·exp(−2 shift): the linearised variance plus the square of the interpolation error.
+    double varianceScaled() const { return m_linearised + std::pow(m_z0 - m_directZ, 2); }
+    double linearisedVarianceScaled() const { return m_linearised; }
+    // ∫ m_exp p dx on the variance grid, times exp(−shift): what Z_0 approximates.
+    double directZScaled() const { return m_directZ; }
+    // The log-GP's exact variance of Z (log-normal moments on the same grid), times exp(−2 shift);
+    // 0 unless asked for (exactMoments) or when below its rounding bound.
+    double exactVarianceScaled() const { return m_exactVariance; }
     double jitter() const;                              // largest jitter of the two GPs
 
     // At each x: ℓ̄(x), V_logℓ(x), both unshifted; band = 2·sqrt(V_logℓ)·ℓ̄.
@@ -72,15 +85,17 @@ public:
     const Eigen::MatrixXd& candidates() const { return m_lbar.inputs(); }
 
 private:
-    double linearisedVariance(double lo, double hi, double feature) const;
+    // Sets m_linearised, m_directZ and m_exactVariance (see log_gp_bq.cpp).
+    void gridMoments(double lo, double hi, double feature, double logCap);
 
+    bool m_exactMoments;
     GaussianMeasure m_p;
     LogMean m_q;
     gp::GpRegression m_log;
     gp::GpRegression m_lbar;
     double m_shift = 0;
     double m_z0 = 0;
-    double m_variance = 0;
+    double m_linearised = 0, m_directZ = 0, m_exactVariance = 0;
 };
 
 // The same acquisition with ℓ̄ replaced by the m_exp it interpolates, from the log-GP alone

@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace evx::bq {
@@ -44,6 +45,10 @@ struct TracePoint {
 struct StudyResult {
     std::vector<double> x, logL;      // the design, in sampling order
     ZEstimate estimate;               // with all samples
+    // GP BQ: at the maximum-likelihood lengthscale with ĥ (no Student-t); log-GP BQ: the
+    // linearised variance alone (Sec. 1.2.2). What the band was before issue 13.
+    ZEstimate pluginEstimate;
+    std::vector<std::string> warnings;  // when the band is not to be trusted (bq/band_diagnostics.h)
     std::vector<TracePoint> trace;    // the chosen method against the number of samples
     std::vector<TracePoint> mcTrace;  // Monte Carlo from p with the same seed
     double jitter = 0;                // absolute jitter the final model's Cholesky needed

@@ -46,6 +46,7 @@ struct Study {
     std::string replicateOption = "--seeds";
     std::string replicateKey = "seed"; // names the replicate in the JSON runs and the CSV/Markdown count
     int defaultReplicates = 50;
+    int maxReplicates = 10000;
     // The parameters replicate r, restart k sets; by default the parameter `replicateKey` = r.
     std::function<ParameterValues(int replicate, int restart)> replicateValues;
 

@@ -2,6 +2,7 @@
 
 #include "scenarios/bnn/bnn_tables.h"
 #include "scenarios/genbayes/gb_tables.h"
+#include "scenarios/quadrature/bq_calibration_study.h"
 
 namespace evx {
 
@@ -11,6 +12,7 @@ const std::vector<Study>& allStudies()
         std::vector<Study> all = scenarios::generalisedBayesStudies();
         for (Study& s : scenarios::bnnStudies())
             all.push_back(std::move(s));
+        all.push_back(scenarios::bqCalibrationStudy());
         return all;
     }();
     return studies;

@@ -63,6 +63,25 @@ private slots:
         QVERIFY(md.readAll().contains("| normal | tvd | gen-grid |"));
     }
 
+    void calibrationTableScoresCoverage()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath("c.json");
+        const Result r = run({"--table", "bq-calibration", "--configs", "4", "--methods", "bq", "--strategies", "mc",
+                              "--jobs", "2", "--export", out});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonArray rows = readJson(out).value("rows").toArray();
+        QCOMPARE(rows.size(), 3); // n = 10, 25, 50
+        for (const QJsonValue& row : rows) {
+            const double covered = row.toObject().value("mean_covered").toDouble(-1);
+            // A share of four runs, each covered or not.
+            QVERIFY2(covered >= 0 && covered <= 1 && std::abs(covered * 4 - std::round(covered * 4)) < 1e-12,
+                     qPrintable(QString::number(covered)));
+            QCOMPARE(row.toObject().value("configs").toInt(), 4);
+        }
+        QCOMPARE(run({"--table", "bq-calibration", "--configs", "101", "--export", out}).exitCode, 2);
+    }
+
     void badOptionsExitTwo_data()
     {
         QTest::addColumn<QStringList>("args");

@@ -1,7 +1,12 @@
 // BQ costs: adding one sample to a BQ model and recomputing E[Z], V[Z] (Cholesky row append,
-// O(n²)) at n = 100, 500, 1000; and one full hyperparameter fit (L-BFGS, O(n³) per step) at
-// n = 200. Run directly for figures: build/tests/bench/bench_bq
+// O(n²)) at n = 100, 500, 1000; one full hyperparameter fit (L-BFGS, O(n³) per step) at
+// n = 200; and the calibrated models of bq-1d at n = 50 (issue 13): the GP BQ lengthscale
+// mixture grown sample by sample, and one log-GP mixture (three LogGpBq).
+// Run directly for figures: build/tests/bench/bench_bq
 #include "bq/bayes_quadrature.h"
+#include "bq/designs.h"
+#include "bq/lengthscale_mixture_bq.h"
+#include "bq/log_gp_mixture.h"
 #include "gp/gp_regression.h"
 
 #include <QElapsedTimer>
@@ -103,6 +108,39 @@ private slots:
         qInfo("additions at n = %d…%d: median %.2f ms, p99 %.2f ms, slowest %.2f ms", from, total,
               sorted[sorted.size() / 2], sorted[sorted.size() * 99 / 100], sorted.back());
         QCOMPARE(bq.gp().jitter(), 0.0);
+    }
+
+    void lengthscaleMixtureRun()
+    {
+        // 50 samples added one by one to the 21-lengthscale mixture of bq-1d, E[Z] and V[Z] at the end.
+        const bq::GaussianMeasure p = bq::GaussianMeasure::oneDimensional(0, 1);
+        const Eigen::MatrixXd x = bq::quasiRandomDesign(p, 50, 1);
+        bq::ZEstimate e;
+        QBENCHMARK {
+            bq::LengthscaleMixtureBq mix(p, 1.0 / 50, 20, 21);
+            for (int i = 0; i < 50; ++i)
+                mix.add(x.row(i).transpose(), integrand(x(i, 0)));
+            e = mix.estimate();
+        }
+        QVERIFY(std::isfinite(e.mean) && e.variance > 0);
+    }
+
+    void logGpMixtureBuild()
+    {
+        // One log-GP mixture on 50 quasi-random samples of a peak, as bq-1d builds per trace point.
+        const bq::GaussianMeasure p = bq::GaussianMeasure::oneDimensional(0, 1);
+        const Eigen::MatrixXd x = bq::quasiRandomDesign(p, 50, 1);
+        Eigen::VectorXd logL(50);
+        for (int i = 0; i < 50; ++i)
+            logL[i] = std::log(integrand(x(i, 0)) + 0.5);
+        bq::LogGpMixtureOptions o;
+        o.minLengthscale = 0.1;
+        o.maxLengthscale = 20;
+        bq::ZEstimate e;
+        QBENCHMARK {
+            e = bq::LogGpMixture(x, logL, p, o).estimate();
+        }
+        QVERIFY(std::isfinite(e.mean) && e.variance > 0);
     }
 
     void fullFit()

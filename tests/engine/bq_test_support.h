@@ -64,4 +64,28 @@ inline double bruteForceVariance(const LogGpBq& model, double b, double sd)
     return u.dot(cov * u);
 }
 
+// Brute force of the log-GP's own moments of Z on the same 801 points: ∫ m_exp p and
+// ∬ m_exp m_exp' (e^{Cov} − 1) p p', with m_exp = exp(m + min(V, 4)/2) capped at max log ℓ + 2
+// and e^{Cov} at e⁴, as LogGpBq caps them; both times exp(−shift), resp. exp(−2 shift).
+inline std::pair<double, double> bruteForceLogNormalMoments(const LogGpBq& model, double b, double sd,
+                                                            double maxLogL)
+{
+    const int n = 801;
+    Eigen::MatrixXd gx(n, 1);
+    for (int i = 0; i < n; ++i)
+        gx(i, 0) = b - 8 * sd + 16.0 * sd * i / (n - 1);
+    Eigen::VectorXd m, v;
+    model.predictLog(gx, m, v);
+    const gp::GpRegression& lg = model.logGp();
+    const Eigen::MatrixXd w = lg.factor().solveL(lg.kernel().matrix(lg.inputs(), gx));
+    const Eigen::MatrixXd cov = lg.kernel().matrix(gx) - w.transpose() * w;
+    Eigen::VectorXd u(n);
+    const double h = 16.0 * sd / (n - 1);
+    for (int i = 0; i < n; ++i)
+        u[i] = (i == 0 || i == n - 1 ? 0.5 : 1.0) * h * normalPdf(gx(i, 0), b, sd) *
+               std::exp(std::min(m[i] + 0.5 * std::min(v[i], 4.0), maxLogL + 2) - model.logShift());
+    const Eigen::MatrixXd e = cov.unaryExpr([](double c) { return std::expm1(std::min(c, 4.0)); });
+    return {u.sum(), u.dot(e * u)};
+}
+
 }  // namespace evx::bq_test

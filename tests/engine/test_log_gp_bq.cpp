@@ -22,7 +22,7 @@ private slots:
         for (int i = 0; i < 6; ++i)
             logL[i] = -0.5 * std::pow((x(i, 0) - 0.4) / 0.5, 2);
         const gp::Kernel k(gp::KernelKind::Gaussian, 3.0, Eigen::VectorXd::Constant(1, 0.8));
-        const LogGpBq model(x, logL, p, k);
+        const LogGpBq model(x, logL, p, k, true);
         // Brute force (bruteForceVariance): the trapezoid rule on this smooth, decaying
         // integrand is accurate to far below the 1e-6 tolerance.
         const double ref = bruteForceVariance(model, 0.2, 1.0);
@@ -37,7 +37,19 @@ private slots:
         for (int i = 0; i < n; ++i)
             zRef += (i == 0 || i == n - 1 ? 0.5 : 1.0) * h * lbar[size_t(i)] * normalPdf(g[size_t(i)], 0.2, 1.0);
         const ZEstimate e = model.estimate();
-        QVERIFY2(std::fabs(e.variance - ref) < 1e-6 * ref, qPrintable(QString("%1 vs %2").arg(e.variance).arg(ref)));
+        const double scale = std::exp(2 * model.logShift());
+        const double linearised = model.linearisedVarianceScaled() * scale;
+        QVERIFY2(std::fabs(linearised - ref) < 1e-6 * ref, qPrintable(QString("%1 vs %2").arg(linearised).arg(ref)));
+        // The log-GP's own moments on the same grid (trapezoid at 1/50 sd, as accurate as above).
+        const auto [direct, exact] = bruteForceLogNormalMoments(model, 0.2, 1.0, logL.maxCoeff());
+        QVERIFY2(std::fabs(model.directZScaled() - direct) < 1e-8 * direct,
+                 qPrintable(QString("%1 vs %2").arg(model.directZScaled()).arg(direct)));
+        QVERIFY2(std::fabs(model.exactVarianceScaled() - exact) < 1e-6 * exact,
+                 qPrintable(QString("%1 vs %2").arg(model.exactVarianceScaled()).arg(exact)));
+        // V[Ẑ] = linearised + (Z_0 − ∫ m_exp p)².
+        const double expected = (model.linearisedVarianceScaled() + std::pow(model.z0Scaled() - direct, 2)) * scale;
+        QVERIFY2(std::fabs(e.variance - expected) < 1e-6 * expected,
+                 qPrintable(QString("%1 vs %2").arg(e.variance).arg(expected)));
         QVERIFY2(std::fabs(e.mean - zRef) < 1e-8 * zRef, qPrintable(QString("%1 vs %2").arg(e.mean).arg(zRef)));
         // Pointwise band (1.58): at a sample V_logℓ = 0 (up to jitter), between samples it is not.
         QVERIFY(vlog[size_t(std::lround((0.1 - g[0]) / h))] < 1e-6);
@@ -71,7 +83,9 @@ private slots:
         const ZEstimate e = model.estimate();
         QVERIFY(e.variance > 0);
         // The reference is cut at ±8 sd, where the wide bump's ℓ̄·p still has 1e-6 of its mass.
-        QVERIFY2(std::fabs(e.variance - ref) < 1e-4 * ref, qPrintable(QString("%1 vs %2").arg(e.variance).arg(ref)));
+        const double linearised = model.linearisedVarianceScaled() * std::exp(2 * model.logShift());
+        QVERIFY2(std::fabs(linearised - ref) < 1e-4 * ref, qPrintable(QString("%1 vs %2").arg(linearised).arg(ref)));
+        QVERIFY(e.variance >= linearised);
     }
 
     void logGpSdIsNeverZeroOnTheTraceOrInTheSummary()

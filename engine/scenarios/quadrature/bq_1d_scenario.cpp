@@ -123,6 +123,8 @@ Figure Bq1dScenario::runWith(const RunInput& input, const RunContext& context) c
     }
     top.series.insert(top.series.begin(), std::move(truthCurve));
     top.series.push_back(std::move(prior));
+    for (const std::string& w : r.warnings)
+        figure.warnings.push_back(w);
     figure.plots.push_back(std::move(top));
     figure.plots.push_back(convergencePlot(r, settings.method, truth, "Z"));
     figure.plots.push_back(relativeErrorPlot(r, settings.method, truth));
@@ -131,6 +133,8 @@ Figure Bq1dScenario::runWith(const RunInput& input, const RunContext& context) c
     figure.summary.set("z.true", truth);
     figure.summary.set("z.mean", r.estimate.mean);
     figure.summary.set("z.sd", r.estimate.sd());
+    if (settings.method != bq::Method::MonteCarlo)
+        figure.summary.set("z.sd_plugin", r.pluginEstimate.sd());
     figure.summary.set("z.rel_error", std::fabs(r.estimate.mean - truth) / truth);
     figure.summary.set("mc.z.mean", mc.mean);
     figure.summary.set("mc.z.rel_error", std::fabs(mc.mean - truth) / truth);

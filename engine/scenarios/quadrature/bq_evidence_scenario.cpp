@@ -117,6 +117,8 @@ Figure BqEvidenceScenario::runWith(const RunInput& input, const RunContext& cont
     }
     top.series.insert(top.series.begin(), std::move(truthCurve));
     top.markers.push_back({"g = 9.81 m/s²", kEarthG});
+    for (const std::string& w : r.warnings)
+        figure.warnings.push_back(w);
     figure.plots.push_back(std::move(top));
 
     Plot evidence = convergencePlot(r, settings.method, truth, "evidence Z");
@@ -169,6 +171,8 @@ Figure BqEvidenceScenario::runWith(const RunInput& input, const RunContext& cont
     figure.summary.set("evidence.true", truth);
     figure.summary.set("evidence.mean", r.estimate.mean);
     figure.summary.set("evidence.sd", r.estimate.sd());
+    if (settings.method != bq::Method::MonteCarlo)
+        figure.summary.set("evidence.sd_plugin", r.pluginEstimate.sd());
     figure.summary.set("evidence.rel_error", std::fabs(r.estimate.mean - truth) / truth);
     figure.summary.set("mc.evidence.mean", r.mcTrace.back().mean);
     figure.summary.set("mc.evidence.rel_error", std::fabs(r.mcTrace.back().mean - truth) / truth);
