@@ -4,6 +4,7 @@
 // scripts/bench_bnn_torch.py times the same network and loss in PyTorch for the ratio.
 // Run directly for figures: build/tests/bench/bench_bnn (EVX_BENCH_SMOKE shortens the long runs).
 #include "bnn/bnn_trainer.h"
+#include "bnn/hmc.h"
 #include "bnn/ncai_penalties.h"
 
 #include "../engine/bnn_test_support.h"
@@ -125,6 +126,21 @@ private slots:
         qInfo("%s: %d VI epochs (+%d warm start) in %.2f s wall, %.2f s CPU; final ELBO %.1f",
               variantId(c.variant).c_str(), t.snapshot().epoch, t.snapshot().warmStartEpochs, wall,
               cpuSeconds() - cpu0, t.snapshot().history.back().elboValue());
+    }
+
+    // HMC on the Depeweg-sized BNN+LV (P = 201 weights and N = 750 latents): one chain, 30
+    // leapfrog steps at most per iteration, each one forward and backward pass.
+    void hmcIteration()
+    {
+        const auto d = evx::testing::depewegLike(750, 7);
+        HmcOptions o;
+        o.chains = 1;
+        o.warmup = smoke() ? 2 : 50;
+        o.draws = smoke() ? 2 : 50;
+        const double cpu0 = cpuSeconds();
+        const BnnHmcResult r = runBnnHmc(d.x, d.y, {50}, true, std::sqrt(0.1), 10, 1, o);
+        qInfo("HMC: %.2f ms CPU per iteration (≤ 30 leapfrog steps), acceptance %.2f",
+              1000 * (cpuSeconds() - cpu0) / (o.warmup + o.draws), r.chains[0].acceptance);
     }
 
     // From the moment another thread raises the flag to advance() returning.
