@@ -11,7 +11,7 @@ namespace evx::genbayes {
 
 Eigen::VectorXd classifierLogRatios(const GbModel& model, const Points& observed,
                                     const Eigen::VectorXd& theta, Classifier classifier, int folds,
-                                    std::uint64_t simulationSeed)
+                                    std::uint64_t simulationSeed, SimulationDesign design)
 {
     const Eigen::Index n = observed.rows();
     if (folds < 2 || n < folds)
@@ -20,7 +20,10 @@ Eigen::VectorXd classifierLogRatios(const GbModel& model, const Points& observed
     // Fold k holds the points i ≡ k (mod K); the largest training set has n − ⌊n/K⌋ points.
     const Eigen::Index simulations = n - n / folds;
     std::mt19937_64 rng(simulationSeed);
-    const Eigen::MatrixXd simulated = model.features(model.simulate(theta, int(simulations), rng), observed);
+    const Eigen::MatrixXd simulated = model.features(
+        model.simulateFromUniforms(
+            theta, simulationUniforms(int(simulations), model.uniformsPerDraw(), design, rng)),
+        observed);
     const Eigen::MatrixXd features = model.features(observed, observed);
     const Eigen::Index d = features.cols();
 

@@ -15,10 +15,12 @@ enum class Classifier { Cv, Eb, Vb };
 // Algorithm 1 with K folds: n_sim = n (K − 1)/K simulations from p(· | θ) (label 1) against
 // the observed points outside fold k (label 0), balanced, so the classifier's logit at the
 // held-out points of fold k is δ_i ≈ log r_i. The simulations are drawn once per θ from
-// simulationSeed (common random numbers across θ). Returns all n per-point δ_i.
+// simulationSeed, by the given design (the same seed at two θ's: common random numbers).
+// Returns all n per-point δ_i.
 Eigen::VectorXd classifierLogRatios(const GbModel& model, const Points& observed,
                                     const Eigen::VectorXd& theta, Classifier classifier, int folds,
-                                    std::uint64_t simulationSeed);
+                                    std::uint64_t simulationSeed,
+                                    SimulationDesign design = SimulationDesign::Stratified);
 
 // log p(x_i | θ) − logG_i for given log g at the observed points: the exact log-ratios when
 // logG is the truth's, the "Gen" baselines' when it is an estimate.
