@@ -155,6 +155,28 @@ private slots:
         QVERIFY(half.summary.value("method.lambda.sd") > first.summary.value("method.lambda.sd") * 1.2);
     }
 
+    void simulationDesignAndFeatureBasisReachTheClassifier()
+    {
+        // Defaults: stratified simulations everywhere; the principal feature basis only for
+        // the regression (where the paper's basis loses the scale signal). Each setting must
+        // change the classifier's evaluations (a short VB loop on Poisson data).
+        for (const char* id : {"gb-poisson", "gb-gaussian", "gb-regression"}) {
+            const ParameterValues d = ScenarioRegistry::instance().find(id)->schema().defaults();
+            QCOMPARE(d.at("simulation"), 0.0);
+            QCOMPARE(d.at("feature_basis"), std::string(id) == "gb-regression" ? 1.0 : 0.0);
+        }
+        const ParameterValues base{{"method", 2}, {"divergence", 7}, {"acquisitions", 5}};
+        auto variant = [&](const char* name, double value) {
+            ParameterValues v = base;
+            v[name] = value;
+            return runScenario("gb-poisson", v).summary.value("jsd");
+        };
+        const double standard = runScenario("gb-poisson", base).summary.value("jsd");
+        QVERIFY(variant("simulation", 1) != standard);
+        QVERIFY(variant("feature_basis", 1) != standard);
+        QCOMPARE(variant("simulation", 0), standard);
+    }
+
     void badInputIsRefused()
     {
         try {
