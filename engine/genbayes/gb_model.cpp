@@ -1,9 +1,12 @@
 #include "genbayes/gb_model.h"
 
+#include <boost/math/distributions/normal.hpp>
 #include <boost/math/distributions/students_t.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <numeric>
 
 namespace evx::genbayes {
 namespace {
@@ -18,10 +21,15 @@ double uniform(std::mt19937_64& rng)
 
 double standardNormal(std::mt19937_64& rng)
 {
-    // Two uniforms a draw (Box–Muller, cosine branch): a monotone map of the first uniform
-    // for a fixed second one keeps draws at nearby θ close.
+    // The truths' data only (Box–Muller, cosine branch); the models simulate by Φ⁻¹.
     const double u = uniform(rng), v = uniform(rng);
     return std::sqrt(-2 * std::log(u)) * std::cos(2 * std::numbers::pi * v);
+}
+
+// Φ⁻¹(u): one uniform a draw, so a stratified uniform stratifies the draw.
+double normalQuantile(double u)
+{
+    return boost::math::quantile(boost::math::normal(), u);
 }
 
 double logPoisson(double k, double rate)
@@ -69,11 +77,12 @@ public:
     {
         return points.col(0).unaryExpr([&](double x) { return logPoisson(x, t(0)); });
     }
-    Points simulate(const Eigen::VectorXd& t, int count, std::mt19937_64& rng) const override
+    int uniformsPerDraw() const override { return 1; }
+    Points simulateFromUniforms(const Eigen::VectorXd& t, const Eigen::MatrixXd& u) const override
     {
-        Points out(count, 1);
-        for (int i = 0; i < count; ++i)
-            out(i, 0) = poissonQuantile(uniform(rng), t(0));
+        Points out(u.rows(), 1);
+        for (Eigen::Index i = 0; i < u.rows(); ++i)
+            out(i, 0) = poissonQuantile(u(i, 0), t(0));
         return out;
     }
     Eigen::MatrixXd features(const Points& points, const Points&) const override { return points; }
@@ -98,12 +107,13 @@ public:
     {
         return logNormalDensities(points.col(0).array() - t(0), t(1));
     }
-    Points simulate(const Eigen::VectorXd& t, int count, std::mt19937_64& rng) const override
+    int uniformsPerDraw() const override { return 1; }
+    Points simulateFromUniforms(const Eigen::VectorXd& t, const Eigen::MatrixXd& u) const override
     {
-        Points out(count, 1);
+        Points out(u.rows(), 1);
         const double sd = std::exp(0.5 * t(1));
-        for (int i = 0; i < count; ++i)
-            out(i, 0) = t(0) + sd * standardNormal(rng);
+        for (Eigen::Index i = 0; i < u.rows(); ++i)
+            out(i, 0) = t(0) + sd * normalQuantile(u(i, 0));
         return out;
     }
     Eigen::MatrixXd features(const Points& points, const Points& observed) const override
@@ -135,13 +145,14 @@ public:
     {
         return logNormalDensities(points.col(1).array() - t(0) - t(1) * points.col(0).array(), t(2));
     }
-    Points simulate(const Eigen::VectorXd& t, int count, std::mt19937_64& rng) const override
+    int uniformsPerDraw() const override { return 2; } // x, then the noise
+    Points simulateFromUniforms(const Eigen::VectorXd& t, const Eigen::MatrixXd& u) const override
     {
-        Points out(count, 2);
+        Points out(u.rows(), 2);
         const double sd = std::exp(0.5 * t(2));
-        for (int i = 0; i < count; ++i) {
-            out(i, 0) = standardNormal(rng);
-            out(i, 1) = t(0) + t(1) * out(i, 0) + sd * standardNormal(rng);
+        for (Eigen::Index i = 0; i < u.rows(); ++i) {
+            out(i, 0) = normalQuantile(u(i, 0));
+            out(i, 1) = t(0) + t(1) * out(i, 0) + sd * normalQuantile(u(i, 1));
         }
         return out;
     }
@@ -163,6 +174,30 @@ public:
 };
 
 } // namespace
+
+Points GbModel::simulate(const Eigen::VectorXd& theta, int count, std::mt19937_64& rng) const
+{
+    return simulateFromUniforms(theta, simulationUniforms(count, uniformsPerDraw(), SimulationDesign::Independent, rng));
+}
+
+Eigen::MatrixXd simulationUniforms(int count, int columns, SimulationDesign design, std::mt19937_64& rng)
+{
+    Eigen::MatrixXd u(count, columns);
+    if (design == SimulationDesign::Independent) {
+        for (int i = 0; i < count; ++i) // row by row: a draw's uniforms are consecutive in rng
+            for (int c = 0; c < columns; ++c)
+                u(i, c) = uniform(rng);
+        return u;
+    }
+    std::vector<int> stratum(static_cast<std::size_t>(count));
+    for (int c = 0; c < columns; ++c) {
+        std::iota(stratum.begin(), stratum.end(), 0);
+        std::shuffle(stratum.begin(), stratum.end(), rng);
+        for (int i = 0; i < count; ++i)
+            u(i, c) = (stratum[std::size_t(i)] + uniform(rng)) / count;
+    }
+    return u;
+}
 
 Eigen::MatrixXd ParameterBox::grid() const
 {

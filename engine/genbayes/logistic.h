@@ -54,7 +54,11 @@ struct L1Options {
     int folds = 5;
     int gridSize = 10; // C ∈ logspace(−4, 4, gridSize), as scikit-learn's LogisticRegressionCV
     double tolerance = 1e-8;
-    int maxIterations = 1000;
+    // Outer (IRLS) iterations per fit. Near-separable folds (θ far from the data) at large C
+    // never converge: their weights creep outwards, 1000 iterations cost 100 ms per
+    // cross-validated regression fit, and the logits they would reach lie far beyond the
+    // clipping of log r to [−5, 3]. 100 changed no clipped δ on 20 folds across the box.
+    int maxIterations = 100;
 };
 // Minimises ‖w‖₁ + C Σ_i logloss_i (scikit-learn's parametrisation) for a given C.
 LogisticFit fitLogisticL1(const LogisticData& data, double c, const L1Options& options = {});

@@ -3,6 +3,7 @@
 //   −log p(w | y) = Σ_n logloss_n(w) + ½ α ‖w_w‖² (+ a nearly flat 1e-6 on the intercept),
 // then α ← γ / ‖w_w‖² with γ = Σ_j (1 − α (A⁻¹)_jj), A the Hessian at the MAP; until α settles.
 #include "genbayes/logistic.h"
+#include "genbayes/outer_products.h"
 
 #include "core/errors.h"
 
@@ -25,6 +26,7 @@ LogisticFit fitLogisticEb(const LogisticData& data, const EbOptions& options)
     Eigen::MatrixXd z(n, d + 1);
     z.col(0).setOnes();
     z.rightCols(d) = data.features;
+    const Eigen::MatrixXd outer = packedOuterProducts(z);
 
     Eigen::VectorXd w = Eigen::VectorXd::Zero(d + 1);
     double alpha = options.initialPrecision;
@@ -37,7 +39,7 @@ LogisticFit fitLogisticEb(const LogisticData& data, const EbOptions& options)
             const Eigen::ArrayXd p = 1 / (1 + (-(z * w).array()).exp());
             const Eigen::VectorXd gradient =
                 z.transpose() * (p - data.labels.array()).matrix() + prior.cwiseProduct(w);
-            Eigen::MatrixXd h = z.transpose() * (p * (1 - p)).matrix().asDiagonal() * z;
+            Eigen::MatrixXd h = unpackSymmetric(outer.transpose() * (p * (1 - p)).matrix(), d + 1);
             h.diagonal() += prior;
             hessian.compute(h);
             if (hessian.info() != Eigen::Success)

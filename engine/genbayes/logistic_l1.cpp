@@ -42,11 +42,13 @@ int coordinateDescent(const LogisticData& data, double c, const L1Options& optio
             working(i) = eta(i) + (data.labels(i) - p) / weight(i);
         }
         residual = working - eta;
+        // The quadratic approximation's curvature per coordinate: fixed for all its sweeps.
+        const Eigen::VectorXd scales = (x.array().square().colwise() * weight.array()).colwise().sum().transpose() / double(n);
         double largest = 0;
         for (int sweep = 0; sweep < 100; ++sweep) {
             double sweepChange = 0;
             for (Eigen::Index j = 0; j < d; ++j) {
-                const double scale = (weight.array() * x.col(j).array().square()).sum() / double(n);
+                const double scale = scales(j);
                 if (scale <= 0)
                     continue;
                 const double rho =

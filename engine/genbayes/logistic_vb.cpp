@@ -5,6 +5,7 @@
 //   ξ_n² = z_nᵀ (S + m mᵀ) z_n,              E[α] = (a0 + d/2) / (b0 + ½ (‖m_w‖² + tr S_ww))
 // with p = (p_b, E[α], …, E[α]); the intercept's p_b is a fixed, nearly flat 1e-6.
 #include "genbayes/logistic.h"
+#include "genbayes/outer_products.h"
 
 #include "core/errors.h"
 
@@ -17,11 +18,13 @@ namespace {
 
 constexpr double kInterceptPrecision = 1e-6;
 
-double jaakkolaLambda(double xi)
+// λ(ξ) for every point at once: tanh(ξ/2) = (1 − e^−ξ)/(1 + e^−ξ) through Eigen's vectorised
+// exp (a scalar tanh per point cost as much as the matrix algebra of an iteration); near 0
+// the series 1/8 − ξ²/192 + … avoids 0/0.
+Eigen::ArrayXd jaakkolaLambda(const Eigen::ArrayXd& xi)
 {
-    if (xi < 1e-6)
-        return 0.125 - xi * xi / 192; // the series at 0: tanh(ξ/2)/(4ξ) = 1/8 − ξ²/192 + …
-    return std::tanh(0.5 * xi) / (4 * xi);
+    const Eigen::ArrayXd e = (-xi).exp();
+    return (xi < 1e-6).select(0.125 - xi.square() / 192, (1 - e) / ((1 + e) * 4 * xi));
 }
 
 } // namespace
@@ -39,12 +42,14 @@ LogisticFit fitLogisticVb(const LogisticData& data, const VbOptions& options)
     z.rightCols(d) = data.features;
     const Eigen::VectorXd target = z.transpose() * (data.labels.array() - 0.5).matrix();
 
+    const Eigen::MatrixXd outer = packedOuterProducts(z);
+
     Eigen::VectorXd xi = Eigen::VectorXd::Ones(n), m = Eigen::VectorXd::Zero(d + 1);
     double alpha = options.a0 / options.b0;
     LogisticFit fit;
     for (fit.iterations = 1; fit.iterations <= options.maxIterations; ++fit.iterations) {
-        const Eigen::VectorXd lambda = xi.unaryExpr(&jaakkolaLambda);
-        Eigen::MatrixXd precision = 2 * z.transpose() * lambda.asDiagonal() * z;
+        const Eigen::VectorXd lambda = jaakkolaLambda(xi.array()).matrix();
+        Eigen::MatrixXd precision = unpackSymmetric(2 * outer.transpose() * lambda, d + 1);
         precision(0, 0) += kInterceptPrecision;
         precision.diagonal().tail(d).array() += alpha;
         const Eigen::LLT<Eigen::MatrixXd> llt(precision);
@@ -54,7 +59,7 @@ LogisticFit fitLogisticVb(const LogisticData& data, const VbOptions& options)
         const Eigen::MatrixXd s = llt.solve(Eigen::MatrixXd::Identity(d + 1, d + 1));
         const Eigen::VectorXd mNew = s * target;
         const Eigen::MatrixXd second = s + mNew * mNew.transpose();
-        xi = ((z * second).array() * z.array()).rowwise().sum().max(0.0).sqrt().matrix();
+        xi = (outer * packForQuadraticForm(second)).array().max(0.0).sqrt().matrix();
         const double bN = options.b0 + 0.5 * (mNew.tail(d).squaredNorm() + s.diagonal().tail(d).sum());
         alpha = (options.a0 + 0.5 * double(d)) / bN;
         const double change = (mNew - m).cwiseAbs().maxCoeff();

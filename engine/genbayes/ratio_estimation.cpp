@@ -4,6 +4,9 @@
 #include "genbayes/logistic.h"
 #include "gp/gp_regression.h"
 
+#include <Eigen/Eigenvalues>
+
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -11,7 +14,7 @@ namespace evx::genbayes {
 
 Eigen::VectorXd classifierLogRatios(const GbModel& model, const Points& observed,
                                     const Eigen::VectorXd& theta, Classifier classifier, int folds,
-                                    std::uint64_t simulationSeed)
+                                    std::uint64_t simulationSeed, SimulationDesign design, bool whiten)
 {
     const Eigen::Index n = observed.rows();
     if (folds < 2 || n < folds)
@@ -20,9 +23,23 @@ Eigen::VectorXd classifierLogRatios(const GbModel& model, const Points& observed
     // Fold k holds the points i ≡ k (mod K); the largest training set has n − ⌊n/K⌋ points.
     const Eigen::Index simulations = n - n / folds;
     std::mt19937_64 rng(simulationSeed);
-    const Eigen::MatrixXd simulated = model.features(model.simulate(theta, int(simulations), rng), observed);
-    const Eigen::MatrixXd features = model.features(observed, observed);
+    Eigen::MatrixXd simulated = model.features(
+        model.simulateFromUniforms(
+            theta, simulationUniforms(int(simulations), model.uniformsPerDraw(), design, rng)),
+        observed);
+    Eigen::MatrixXd features = model.features(observed, observed);
     const Eigen::Index d = features.cols();
+    if (whiten) {
+        const Eigen::RowVectorXd mean = features.colwise().mean();
+        const Eigen::MatrixXd centred = features.rowwise() - mean;
+        const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(centred.transpose() * centred / double(n - 1));
+        // A direction without spread in the sample (a constant feature) keeps a finite scale.
+        const Eigen::VectorXd spread =
+            eigen.eigenvalues().cwiseMax(1e-12 * std::max(eigen.eigenvalues().maxCoeff(), 1e-300));
+        const Eigen::MatrixXd toPrincipal = eigen.eigenvectors() * spread.cwiseSqrt().cwiseInverse().asDiagonal();
+        simulated = (simulated.rowwise() - mean) * toPrincipal;
+        features = centred * toPrincipal;
+    }
 
     Eigen::VectorXd delta(n);
     for (int k = 0; k < folds; ++k) {

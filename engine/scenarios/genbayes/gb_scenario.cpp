@@ -24,7 +24,7 @@ constexpr std::size_t kCacheLimit = 200000; // δ vectors of ≤ 1000 doubles: �
 constexpr double kPublishSeconds = 0.1;
 
 std::vector<ParameterSpec> parametersFor(std::vector<std::string> truths,
-                                         std::vector<ParameterSpec> truthParameters)
+                                         std::vector<ParameterSpec> truthParameters, bool principalBasis)
 {
     std::vector<ParameterSpec> p;
     p.push_back(
@@ -45,6 +45,15 @@ std::vector<ParameterSpec> parametersFor(std::vector<std::string> truths,
     p.push_back(
         integerParameter("folds", "Classifier folds K", 2, 20, 10,
                          "Algorithm 1's folds: n (K − 1)/K simulations per θ, δ_i from held-out folds"));
+    p.push_back(choiceParameter(
+        "simulation", "Simulation design", {"stratified", "independent"}, 0,
+        "How each θ's simulations draw their random numbers: a Latin hypercube (default; the simulated "
+        "sample matches p(· | θ) closely, so D̂ is far less noisy) or independent draws"));
+    p.push_back(choiceParameter(
+        "feature_basis", "Classifier feature basis", {"paper", "principal"}, principalBasis ? 1 : 0,
+        "The paper's features as they are, or the same features in the observed sample's principal "
+        "coordinates (decorrelated, unit variance), where the classifiers' shrinkage treats every "
+        "direction alike"));
     p.push_back(integerParameter("acquisitions", "UCB acquisitions", 0, 200, 100,
                                  "Evaluations after the 10 initial ones, each at the UCB maximiser", true));
     p.push_back(
@@ -115,7 +124,7 @@ std::vector<double> asVector(const Eigen::VectorXd& v)
 } // namespace
 
 GbScenario::GbScenario(GbScenarioConfig config)
-    : m_config(std::move(config)), m_schema(parametersFor(m_config.truths, m_config.truthParameters))
+    : m_config(std::move(config)), m_schema(parametersFor(m_config.truths, m_config.truthParameters, m_config.principalBasis))
 {
 }
 
@@ -179,6 +188,9 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
     const Divergence divergence = *divergenceFromId(divergenceIds()[std::size_t(v.at("divergence"))]);
     const gp::KernelKind kernel = v.at("surface_kernel") == 0 ? gp::KernelKind::Matern52 : gp::KernelKind::Matern32;
     const double tempering = v.at("tempering");
+    const SimulationDesign design =
+        v.at("simulation") == 0 ? SimulationDesign::Stratified : SimulationDesign::Independent;
+    const bool whiten = v.at("feature_basis") == 1;
     const auto seed = std::uint64_t(v.at("seed"));
     const std::unique_ptr<GbModel> model = m_config.model();
     const Truth truth = m_config.truth(v);
@@ -262,7 +274,7 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
                 // D̂ along θ that no smoothing can average out: at n = 90 the KL minimum
                 // moved from λ ≈ 2.5 to 2.3; independent errors the GP averages instead.
                 return classifierLogRatios(*model, observed, theta, Classifier(method), folds,
-                                           std::hash<std::string>{}(key));
+                                           std::hash<std::string>{}(key), design, whiten);
             });
             return record(theta, delta);
         };
@@ -389,6 +401,10 @@ std::shared_ptr<Scenario> makeGbRegressionScenario()
                                v.at("truth") == 0 ? 0 : v.at("t_dof"));
     };
     c.dataNames = {"x", "y"};
+    // Its scale signal is the residual², a low-variance combination of six collinear features
+    // (y² + 2xy + x² up to centring): in the paper's basis the shared prior shrinks it away
+    // (VB, normal noise, seeds 0–4: JSD 0.63–0.81; principal basis 0.43–0.55).
+    c.principalBasis = true;
     c.presets = tablePresets("table4", {"normal", "student-t"}, {"normal noise", "Student-t(3) noise"});
     return std::make_shared<GbScenario>(std::move(c));
 }

@@ -24,6 +24,7 @@ struct GbScenarioConfig {
     std::function<genbayes::Truth(const ParameterValues&)> truth;
     std::vector<Preset> presets;
     std::vector<std::string> dataNames; // "x" or "x", "y": the keys of Figure::data
+    bool principalBasis = false;        // the default of feature_basis
 };
 
 class GbScenario final : public Scenario {
