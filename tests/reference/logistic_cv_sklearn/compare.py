@@ -24,7 +24,7 @@ for path in sys.argv[1:]:
     data = np.loadtxt(path, delimiter=",")
     y, x, ours, our_c = data[:, 0], data[:, 1:-2], data[:, -2], data[0, -1]
     print(f"{path}: n = {len(y)}, {x.shape[1]} feature(s); ours: C = {our_c:.4g}")
-    for solver, extra in (("liblinear", {"intercept_scaling": 100.0}), ("saga", {"max_iter": 100000, "tol": 1e-8})):
+    for solver, extra in (("liblinear", {"intercept_scaling": 100.0}), ("saga", {"max_iter": 1000000, "tol": 1e-12})):
         def fit():
             return LogisticRegressionCV(Cs=np.logspace(-4, 4, 10), cv=5, penalty="l1", solver=solver,
                                         scoring="neg_log_loss", **extra).fit(x, y)
