@@ -13,6 +13,7 @@
 #include <map>
 #include <fstream>
 #include <numbers>
+#include <random>
 
 using namespace evx;
 
@@ -70,6 +71,51 @@ private slots:
             boost::math::quadrature::gauss_kronrod<double, 61>::integrate(integrand, -5, 15, 15, 1e-13);
         QVERIFY2(std::abs(models::attainmentSchoolLogLik(s, t) - std::log(z)) < 1e-9,
                  qPrintable(QString("%1 vs %2").arg(models::attainmentSchoolLogLik(s, t)).arg(std::log(z))));
+    }
+
+    void sharedDesignMatchesSchoolBySchool_data()
+    {
+        QTest::addColumn<double>("withinWeight");
+        QTest::newRow("real pupils") << 1.0;
+        QTest::newRow("virtual pupils for a school of 170") << 17.0;
+    }
+
+    void sharedDesignMatchesSchoolBySchool()
+    {
+        // The collapsed sum over schools that share covariates against Σ_k w_k of the school
+        // marginal itself (tested against quadrature above), at θ spread over the prior.
+        QFETCH(double, withinWeight);
+        std::mt19937_64 rng(7);
+        std::normal_distribution<double> z;
+        models::Pupils design;
+        design.withinWeight = withinWeight;
+        for (int i = 0; i < 10; ++i) {
+            design.verbal.push_back(z(rng));
+            design.female.push_back(i % 2);
+            design.social.push_back(z(rng));
+        }
+        std::vector<std::vector<double>> attain(7);
+        std::vector<double> weights;
+        std::vector<models::Pupils> schools;
+        for (int k = 0; k < 7; ++k) {
+            models::Pupils school = design;
+            for (int i = 0; i < 10; ++i)
+                attain[k].push_back(5 + 2 * z(rng));
+            school.attain = attain[k];
+            schools.push_back(school);
+            weights.push_back(k == 3 ? 0.0 : 0.4 + 0.3 * k);
+        }
+        const models::SharedDesignSchools shared(design, attain, weights);
+        for (int trial = 0; trial < 20; ++trial) {
+            Eigen::VectorXd theta(models::kAttainmentDim);
+            theta << 5 + 2 * z(rng), -1 + z(rng), z(rng), z(rng), z(rng), 0.5 + 0.5 * z(rng), 0.5 * z(rng);
+            double expected = 0;
+            for (int k = 0; k < 7; ++k)
+                expected += weights[k] * models::attainmentSchoolLogLik(schools[k], theta);
+            const double got = shared.logLik(theta);
+            QVERIFY2(std::abs(got - expected) <= 1e-10 * std::abs(expected),
+                     qPrintable(QString("trial %1: %2 vs %3").arg(trial).arg(got, 0, 'g', 15).arg(expected, 0, 'g', 15)));
+        }
     }
 
     void missingOrMalformedDataIsAClearError_data()
