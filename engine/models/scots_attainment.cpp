@@ -5,6 +5,7 @@
 #include "models/csv_table.h"
 
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 namespace evx::models {
@@ -151,6 +152,54 @@ double SharedDesignSchools::logLik(const Eigen::VectorXd& t) const
     const double perSchool = -0.5 * (w * static_cast<double>(n) * std::log(2 * std::numbers::pi) + 2 * w * sumLogSd) -
                              0.5 * std::log1p(sa2 * p) - 0.5 * a0 * a0 / sa2;
     return m_s0 * perSchool - 0.5 * quad + 0.5 * bb / c;
+}
+
+namespace {
+
+Eigen::Matrix<double, 5, 5> designMoments(const Pupils& p)
+{
+    Eigen::Matrix<double, 5, 5> m = Eigen::Matrix<double, 5, 5>::Zero();
+    for (std::size_t i = 0; i < p.verbal.size(); ++i) {
+        Eigen::Matrix<double, 5, 1> u;
+        u << 1, p.verbal[i], p.female[i], p.social[i], p.verbal[i] * p.verbal[i];
+        m += u * u.transpose();
+    }
+    return m / static_cast<double>(p.verbal.size());
+}
+
+} // namespace
+
+Pupils momentMatchedDesign(const std::vector<const Pupils*>& pool, int n, int candidates, std::mt19937_64& rng)
+{
+    if (pool.empty() || n < 1 || candidates < 1)
+        throw InvalidParameter("a shared design needs pupils to draw from, n ≥ 1 and a candidate");
+    Pupils all;
+    for (const Pupils* s : pool) {
+        all.verbal.insert(all.verbal.end(), s->verbal.begin(), s->verbal.end());
+        all.female.insert(all.female.end(), s->female.begin(), s->female.end());
+        all.social.insert(all.social.end(), s->social.begin(), s->social.end());
+    }
+    const Eigen::Matrix<double, 5, 5> target = designMoments(all);
+    Pupils best, design;
+    double bestDistance = std::numeric_limits<double>::infinity();
+    for (int c = 0; c < candidates; ++c) {
+        design.verbal.clear();
+        design.female.clear();
+        design.social.clear();
+        for (int i = 0; i < n; ++i) {
+            const Pupils* src = pool[std::uniform_int_distribution<std::size_t>(0, pool.size() - 1)(rng)];
+            const std::size_t j = std::uniform_int_distribution<std::size_t>(0, src->verbal.size() - 1)(rng);
+            design.verbal.push_back(src->verbal[j]);
+            design.female.push_back(src->female[j]);
+            design.social.push_back(src->social[j]);
+        }
+        const double d = (designMoments(design) - target).norm();
+        if (d < bestDistance) {
+            bestDistance = d;
+            best = design;
+        }
+    }
+    return best;
 }
 
 } // namespace evx::models

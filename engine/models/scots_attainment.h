@@ -17,6 +17,7 @@
 
 #include <Eigen/Core>
 
+#include <random>
 #include <string>
 #include <vector>
 
@@ -69,5 +70,12 @@ private:
     Eigen::VectorXd m_s1, m_s2;
     Eigen::MatrixXd m_m;
 };
+
+// Covariates of n pupils drawn (with replacement, school then pupil) from `pool` for virtual
+// schools that share them: K schools on one design see only n covariate points, and a random
+// design distorts the information about β and γ_v by O(1/√n). Of `candidates` random designs
+// the one whose moments E[u uᵀ], u = (1, v, f, c, v²), are closest (Frobenius norm) to those of
+// all pupils in the pool is returned (attain empty, within-group weight 1).
+Pupils momentMatchedDesign(const std::vector<const Pupils*>& pool, int n, int candidates, std::mt19937_64& rng);
 
 } // namespace evx::models
