@@ -48,4 +48,21 @@ double MarginalGp::variance(double x) const
     return std::max(0.0, prior - m_gp.factor().solveL(z(x)).squaredNorm());
 }
 
+Eigen::MatrixXd productGridMean(const gp::GpRegression& gp, const Eigen::VectorXd& xs, const Eigen::VectorXd& ys)
+{
+    if (gp.kernel().kind() != gp::KernelKind::Gaussian || gp.kernel().dimension() != 2 || gp.hasConstant())
+        throw InvalidParameter("the product-grid mean needs a 2-D Gaussian kernel without a constant term");
+    if (gp.size() == 0)
+        return Eigen::MatrixXd::Constant(xs.size(), ys.size(), gp.priorMean());
+    const Eigen::VectorXd& w = gp.kernel().lengthscales();
+    auto factor = [&](const Eigen::VectorXd& points, int axis) {
+        const Eigen::ArrayXd at = gp.inputs().col(axis).array() / w[axis];
+        Eigen::ArrayXXd r = (points.array() / w[axis]).replicate(1, gp.size()) -
+                            at.transpose().replicate(points.size(), 1);
+        return Eigen::MatrixXd((-0.5 * r.square()).exp().matrix());
+    };
+    const Eigen::VectorXd ha = gp.kernel().diagonal() * gp.alpha();  // k(x, x) = h / (2π w_x w_y)
+    return (factor(xs, 0) * ha.asDiagonal() * factor(ys, 1).transpose()).array() + gp.priorMean();
+}
+
 }  // namespace evx::bq

@@ -24,4 +24,11 @@ private:
     Eigen::VectorXd m_yFactor;  // h N(Y_i | μ_y, w_y² + σ_y²)
 };
 
+// The posterior mean of the same GP on the product grid xs × ys. The Gaussian kernel factorises,
+// k([x, y], [X_i, Y_i]) = k₀ e_x(x, X_i) e_y(y, Y_i) with k₀ = k(x, x) and e_d = exp(−(d − D_i)²/(2w_d²)), so
+//   E[f(xs_a, ys_b)] = m + Σ_i α_i k₀ e_x(xs_a, X_i) e_y(ys_b, Y_i) = m + (E_x diag(k₀α) E_yᵀ)_ab,
+// one (n_x × n)(n × n_y) product and (n_x + n_y)·n exponentials instead of n_x·n_y·n.
+// Returns an n_x × n_y matrix. gp: as for MarginalGp, without a constant term.
+Eigen::MatrixXd productGridMean(const gp::GpRegression& gp, const Eigen::VectorXd& xs, const Eigen::VectorXd& ys);
+
 }  // namespace evx::bq

@@ -1,6 +1,7 @@
 #include "evidence/readings.h"
 
 #include "core/errors.h"
+#include "evidence/banded_jeffrey.h"
 
 #include <Eigen/Core>
 #include <algorithm>
@@ -116,6 +117,35 @@ Readings computeReadings(const BaseModel& model, const EvidenceDensity& q, doubl
     }
     for (double& w : qWeight)
         w /= qTotal;
+
+    // Gaussian noise and Gaussian evidence: virtual and distributional evidence are Gaussian
+    // integrals over y in closed form, and Jeffrey's rule needs only a band of each column.
+    if (model.hasGaussianNoise()) {
+        if (const auto* gq = dynamic_cast<const GaussianEvidence*>(&q)) {
+            GaussianNoiseRows rows{lp, std::vector<double>(nx), std::vector<double>(nx)};
+            for (int i = 0; i < nx; ++i) {
+                const ConditionalMoments m = model.observable(xg.at(i));
+                rows.mean[i] = m.mean;
+                rows.sd[i] = std::sqrt(m.variance);
+            }
+            if (const auto logJeffrey = bandedJeffrey(rows, xg, yg, qWeight, context)) {
+                const double c = gq->centre(), v = gq->variance();
+                std::vector<double> logVirtual(nx), logDistributional(nx);
+                for (int i = 0; i < nx; ++i) {
+                    const double s2 = rows.sd[i] * rows.sd[i], d = c - rows.mean[i];
+                    // ∫ N(y; μ, s²) N(ζ; y, σ_q²) dy = N(ζ; μ, s² + σ_q²)
+                    logVirtual[i] = lp[i] + logNormalDensity(c, rows.mean[i], std::sqrt(s2 + v));
+                    // ∫ N(y; ζ, σ_q²) ln N(y; μ, s²) dy = −ln s − ½ ln 2π − ((ζ − μ)² + σ_q²) / (2 s²)
+                    logDistributional[i] = lp[i] - std::log(rows.sd[i]) -
+                                           0.5 * std::log(2 * std::numbers::pi) - 0.5 * (d * d + v) / s2;
+                }
+                r.jeffrey = normalisedDensity(xg, *logJeffrey, "Jeffrey's-rule posterior");
+                r.virtualEvidence = normalisedDensity(xg, logVirtual, "virtual-evidence posterior");
+                r.distributional = normalisedDensity(xg, logDistributional, "distributional-evidence posterior");
+                return r;
+            }
+        }
+    }
 
     // One exponential per (x, y) cell serves both Jeffrey's rule and virtual evidence:
     // E_ij = p(x_i) p(y_j | x_i) / exp(c_j), scaled by its column maximum c_j.

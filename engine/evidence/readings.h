@@ -11,6 +11,13 @@
 // normalised one of Sec. 3.3 whenever Z(x) is constant, i.e. when Var[y | x] does not
 // depend on x, which holds for every model in this file's scenarios. For noise that depends
 // on x, distributional_evidence.h gives Z(x) and both the exact and the implied posteriors.
+//
+// Gaussian noise (BaseModel::hasGaussianNoise) with Gaussian evidence q = N(ζ, σ_q²) takes a
+// faster path with the same values: virtual and distributional evidence in closed form over y,
+//   virtual        p(x) N(ζ; μ(x), s(x)² + σ_q²)
+//   distributional p(x) exp(−ln s(x) − ((ζ − μ(x))² + σ_q²) / (2 s(x)²))   (up to a constant)
+// (exact, where the grid sum over y truncates q at the y grid's ends), and Jeffrey's rule summed
+// over a band of each column when μ is monotone (banded_jeffrey.h).
 
 #include "core/grid.h"
 #include "core/run_context.h"

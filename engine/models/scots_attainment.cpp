@@ -5,6 +5,7 @@
 #include "models/csv_table.h"
 
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 namespace evx::models {
@@ -109,6 +110,96 @@ double attainmentSchoolLogLik(const Pupils& s, const Eigen::VectorXd& t)
     const double b = r + a0 / sa2, c = p + 1 / sa2;
     return -0.5 * (n * std::log(2 * std::numbers::pi) + logDet) - 0.5 * quad - 0.5 * std::log1p(sa2 * p) +
            0.5 * b * b / c - 0.5 * a0 * a0 / sa2;
+}
+
+SharedDesignSchools::SharedDesignSchools(Pupils design, const std::vector<std::vector<double>>& attain,
+                                         const std::vector<double>& weights)
+    : m_design(std::move(design))
+{
+    const auto n = static_cast<Eigen::Index>(m_design.verbal.size());
+    m_s1 = Eigen::VectorXd::Zero(n);
+    m_s2 = Eigen::VectorXd::Zero(n);
+    m_m = Eigen::MatrixXd::Zero(n, n);
+    for (std::size_t k = 0; k < attain.size(); ++k) {
+        if (static_cast<Eigen::Index>(attain[k].size()) != n)
+            throw InvalidParameter("a virtual school's attainments do not match its design");
+        const Eigen::Map<const Eigen::VectorXd> y(attain[k].data(), n);
+        m_s0 += weights[k];
+        m_s1 += weights[k] * y;
+        m_s2 += weights[k] * y.cwiseAbs2();
+        m_m.selfadjointView<Eigen::Lower>().rankUpdate(y, weights[k]);
+    }
+    m_m = m_m.selfadjointView<Eigen::Lower>();
+}
+
+double SharedDesignSchools::logLik(const Eigen::VectorXd& t) const
+{
+    const auto n = static_cast<Eigen::Index>(m_design.verbal.size());
+    const double a0 = t(0), sa2 = std::exp(2 * t(1)), w = m_design.withinWeight;
+    Eigen::VectorXd prec(n), mu(n);
+    double sumLogSd = 0;
+    for (Eigen::Index i = 0; i < n; ++i) {
+        const double logSd = t(5) + t(6) * m_design.verbal[i];
+        sumLogSd += logSd;
+        prec[i] = std::exp(-2 * logSd);
+        mu[i] = t(2) * m_design.verbal[i] + t(3) * m_design.female[i] + t(4) * m_design.social[i];
+    }
+    const double p = w * prec.sum(), c = p + 1 / sa2;
+    const double quad =
+        w * (prec.array() * (m_s2.array() - 2 * mu.array() * m_s1.array() + mu.array().square() * m_s0)).sum();
+    const double d = a0 / sa2 - w * prec.dot(mu);
+    const double bb = w * w * prec.dot(m_m * prec) + 2 * w * d * prec.dot(m_s1) + d * d * m_s0;
+    const double perSchool = -0.5 * (w * static_cast<double>(n) * std::log(2 * std::numbers::pi) + 2 * w * sumLogSd) -
+                             0.5 * std::log1p(sa2 * p) - 0.5 * a0 * a0 / sa2;
+    return m_s0 * perSchool - 0.5 * quad + 0.5 * bb / c;
+}
+
+namespace {
+
+Eigen::Matrix<double, 5, 5> designMoments(const Pupils& p)
+{
+    Eigen::Matrix<double, 5, 5> m = Eigen::Matrix<double, 5, 5>::Zero();
+    for (std::size_t i = 0; i < p.verbal.size(); ++i) {
+        Eigen::Matrix<double, 5, 1> u;
+        u << 1, p.verbal[i], p.female[i], p.social[i], p.verbal[i] * p.verbal[i];
+        m += u * u.transpose();
+    }
+    return m / static_cast<double>(p.verbal.size());
+}
+
+} // namespace
+
+Pupils momentMatchedDesign(const std::vector<const Pupils*>& pool, int n, int candidates, std::mt19937_64& rng)
+{
+    if (pool.empty() || n < 1 || candidates < 1)
+        throw InvalidParameter("a shared design needs pupils to draw from, n ≥ 1 and a candidate");
+    Pupils all;
+    for (const Pupils* s : pool) {
+        all.verbal.insert(all.verbal.end(), s->verbal.begin(), s->verbal.end());
+        all.female.insert(all.female.end(), s->female.begin(), s->female.end());
+        all.social.insert(all.social.end(), s->social.begin(), s->social.end());
+    }
+    const Eigen::Matrix<double, 5, 5> target = designMoments(all);
+    Pupils best, design;
+    double bestDistance = std::numeric_limits<double>::infinity();
+    for (int c = 0; c < candidates; ++c) {
+        design.verbal.clear();
+        design.female.clear();
+        design.social.clear();
+        for (int i = 0; i < n; ++i) {
+            const Pupils* src = pool[std::uniform_int_distribution<std::size_t>(0, pool.size() - 1)(rng)];
+            const std::size_t j = std::uniform_int_distribution<std::size_t>(0, src->verbal.size() - 1)(rng);
+            design.verbal.push_back(src->verbal[j]);
+            design.female.push_back(src->female[j]);
+            design.social.push_back(src->social[j]);
+        }
+        const double d = (designMoments(design) - target).norm();
+        if (d < bestDistance) {
+            bestDistance = d;
+            best = design;
+        }
+    }
+    return best;
 }
 
 } // namespace evx::models

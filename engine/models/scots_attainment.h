@@ -17,6 +17,7 @@
 
 #include <Eigen/Core>
 
+#include <random>
 #include <string>
 #include <vector>
 
@@ -47,5 +48,34 @@ double attainmentLogPrior(const Eigen::VectorXd& theta);
 // log p(pupils of one school | θ), the school intercept integrated out (formula above; with a
 // within-group weight ω, N(r | a, v)^ω = (2πv)^{−ω/2} exp(−ω (r − a)²/(2v)) scales every sum by ω).
 double attainmentSchoolLogLik(const Pupils& school, const Eigen::VectorXd& theta);
+
+// Weighted virtual schools that share one set of pupils' covariates (a design) and differ in
+// their attainments ỹ_k: Σ_k w_k log p(ỹ_k | θ) costs O(n²) per θ instead of O(K n), because
+// with prec_i = exp(−2(γ_0 + γ_v v_i)) and μ_i = β·x_i shared by the K schools every per-school
+// sum in attainmentSchoolLogLik is linear in ỹ_k:
+//   Σ_k w_k quad_k = ω Σ_i prec_i (S2_i − 2 μ_i S1_i + μ_i² S0)
+//   Σ_k w_k b_k²   = ω² precᵀ M prec + 2 ω D Σ_i prec_i S1_i + D² S0,  D = α_0/s_a² − ω Σ_i prec_i μ_i
+// with S0 = Σ_k w_k, S1_i = Σ_k w_k ỹ_ki, S2_i = Σ_k w_k ỹ_ki², M_ij = Σ_k w_k ỹ_ki ỹ_kj.
+class SharedDesignSchools {
+public:
+    // design: the covariates and within-group weight ω (its attain is ignored); attain[k]: school
+    // k's n attainments; weights[k] ≥ 0.
+    SharedDesignSchools(Pupils design, const std::vector<std::vector<double>>& attain,
+                        const std::vector<double>& weights);
+    double logLik(const Eigen::VectorXd& theta) const;  // Σ_k w_k log p(ỹ_k | θ)
+
+private:
+    Pupils m_design;
+    double m_s0 = 0;
+    Eigen::VectorXd m_s1, m_s2;
+    Eigen::MatrixXd m_m;
+};
+
+// Covariates of n pupils drawn (with replacement, school then pupil) from `pool` for virtual
+// schools that share them: K schools on one design see only n covariate points, and a random
+// design distorts the information about β and γ_v by O(1/√n). Of `candidates` random designs
+// the one whose moments E[u uᵀ], u = (1, v, f, c, v²), are closest (Frobenius norm) to those of
+// all pupils in the pool is returned (attain empty, within-group weight 1).
+Pupils momentMatchedDesign(const std::vector<const Pupils*>& pool, int n, int candidates, std::mt19937_64& rng);
 
 } // namespace evx::models

@@ -3,6 +3,7 @@
 // incremental estimate against a refit, nested designs, the marginal GP, and the scenarios' keys.
 
 #include "bq_test_support.h"
+#include "scenarios/quadrature/bq_2d_marginal_scenario.h"
 
 using namespace evx;
 using namespace evx::bq;
@@ -215,6 +216,59 @@ private slots:
             // The variance is a difference of two O(1) terms; 1e-8 absolute.
             QVERIFY2(std::fabs(marginal.variance(x0) - ref) < 1e-8, qPrintable(QString("%1 vs %2").arg(marginal.variance(x0)).arg(ref)));
         }
+    }
+
+    void productGridMeanMatchesPointwise()
+    {
+        // The factorised mean on a product grid against the GP's own pointwise prediction (h ≠ 1,
+        // different lengthscales, nonzero prior mean), with the grid's x varying fastest in .data().
+        const GaussianMeasure p2{Eigen::Vector2d(0, 0), Eigen::Vector2d(1, 1)};
+        const Eigen::MatrixXd x = quasiRandomDesign(p2, 40, 3);
+        Eigen::VectorXd y(40);
+        for (int i = 0; i < 40; ++i)
+            y[i] = std::sin(2 * x(i, 0)) * std::exp(-0.3 * x(i, 1) * x(i, 1)) + 0.5;
+        gp::GpRegression g(gp::Kernel(gp::KernelKind::Gaussian, 2.0, Eigen::Vector2d(0.6, 0.9)), 0.2);
+        g.setData(x, y);
+        const Eigen::VectorXd xs = Eigen::VectorXd::LinSpaced(13, -3, 3), ys = Eigen::VectorXd::LinSpaced(7, -2.5, 2);
+        const Eigen::MatrixXd grid = productGridMean(g, xs, ys);
+        Eigen::MatrixXd pts(xs.size() * ys.size(), 2);
+        for (int b = 0; b < ys.size(); ++b)
+            for (int a = 0; a < xs.size(); ++a)
+                pts.row(b * xs.size() + a) << xs[a], ys[b];
+        const Eigen::VectorXd pointwise = g.predictMean(pts);
+        const double worst = (Eigen::Map<const Eigen::VectorXd>(grid.data(), grid.size()) - pointwise).cwiseAbs().maxCoeff();
+        QVERIFY2(worst < 1e-12 * pointwise.cwiseAbs().maxCoeff(), qPrintable(QString("worst difference %1").arg(worst)));
+    }
+
+    void twoDimensionalTruthMatchesQuadrature_data()
+    {
+        QTest::addColumn<double>("xSd");
+        QTest::addColumn<double>("ySd");
+        QTest::newRow("defaults") << 1.0 << 1.0;
+        QTest::newRow("narrow y") << 1.0 << 0.3;
+        QTest::newRow("wide both") << 3.0 << 3.0;
+        QTest::newRow("narrow x, wide y") << 0.3 << 2.0;
+    }
+
+    void twoDimensionalTruthMatchesQuadrature()
+    {
+        // bq-2d-marginal's truth in closed form (sums of Gaussian integrals) against Gauss–Kronrod
+        // of the integrand itself over y (and over x for Z), which knows nothing of its bumps.
+        QFETCH(double, xSd);
+        QFETCH(double, ySd);
+        using scenarios::Bq2dMarginalScenario;
+        auto marginal = [&](double x) {
+            return integrate([&](double y) { return Bq2dMarginalScenario::integrand(x, y) * normalPdf(y, 0, ySd); },
+                             -12 * ySd, 12 * ySd);
+        };
+        for (double x : {-3.0, -1.2, -0.4, 0.0, 0.5, 1.7, 4.0}) {
+            const double expected = marginal(x * xSd), got = Bq2dMarginalScenario::trueMarginal(x * xSd, ySd);
+            QVERIFY2(std::fabs(got - expected) <= 1e-10 * std::max(expected, 1e-3),
+                     qPrintable(QString("marginal at %1: %2 vs %3").arg(x * xSd).arg(got, 0, 'g', 14).arg(expected, 0, 'g', 14)));
+        }
+        const double z = integrate([&](double x) { return marginal(x) * normalPdf(x, 0, xSd); }, -12 * xSd, 12 * xSd);
+        const double got = Bq2dMarginalScenario::trueIntegral(xSd, ySd);
+        QVERIFY2(std::fabs(got - z) <= 1e-10 * z, qPrintable(QString("Z %1 vs %2").arg(got, 0, 'g', 14).arg(z, 0, 'g', 14)));
     }
 
     void otherScenariosRun_data()

@@ -260,6 +260,21 @@ private slots:
                                 .arg(ve.mean[1], 0, 'g', 10)));
     }
 
+    void finalFigureKeepsEveryJeffreyDraw()
+    {
+        // Partial figures show every k-th of Jeffrey's draws once they pass 40 000; the final
+        // figure and its summary must use all n_e·walkers·jr_steps of them.
+        const auto s = ScenarioRegistry::instance().find("ue-kepler");
+        ParameterValues v = s->schema().defaults();
+        v["n_e"] = 5;
+        v["steps"] = 200;
+        int partials = 0;
+        const RunContext context(nullptr, [&](const Figure&, double) { ++partials; });
+        const Figure f = s->run(v, context);
+        QVERIFY(partials > 0);
+        QCOMPARE(f.summary.value("jeffrey.draws"), 5.0 * v.at("walkers") * v.at("jr_steps"));
+    }
+
     void circularMomentsWrapAround()
     {
         // Two clusters at 350° and 10°: the circular mean is 0°, the ordinary one 180°.

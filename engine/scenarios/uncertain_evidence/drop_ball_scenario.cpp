@@ -5,9 +5,11 @@
 #include "models/drop_ball_model.h"
 #include "scenarios/uncertain_evidence/evidence_figure.h"
 
+#include <Eigen/Core>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <numbers>
 
 namespace evx::scenarios {
 namespace {
@@ -53,7 +55,11 @@ evidence::ReadingGrids makeGrids(const models::DropBallModel& m, double tObs, do
     return {prior, latent, observable};
 }
 
-// p(t) = ∫ p(g) N(t; sqrt(2h/g), σ_model²) dg on a plotting grid.
+// p(t) = ∫ p(g) N(t; sqrt(2h/g), σ_model²) dg on a plotting grid, written as a convolution in the
+// noiseless fall time u = sqrt(2h/g): p(t) = ∫ π(u) N(t; u, σ_model²) du with π(u) = p(2h/u²)·4h/u³
+// the prior pushed onto u. A uniform u grid then resolves both factors (step ≤ σ_model/2 and ≤ 1/800
+// of the prior's u range) whatever h and the prior, and each t sums only the band u ∈ t ± 9 σ_model
+// (the terms beyond are below e^-40 of the largest).
 Series predictiveSeries(const models::DropBallModel& m, const GridDensity& prior, Range range)
 {
     Series s;
@@ -61,14 +67,31 @@ Series predictiveSeries(const models::DropBallModel& m, const GridDensity& prior
     s.kind = SeriesKind::Line;
     s.colour = kReferenceColour;
     s.dashed = true;
+    const double sm = m.modelSd();
+    const double uLo = m.fallTime(prior.x.back()), uHi = m.fallTime(prior.x.front());
+    const double step = std::min(sm / 2, (uHi - uLo) / 800);
+    const UniformGrid ug(uLo, uHi, pointsFor(uHi - uLo, step, 801, 40001));
+    Eigen::ArrayXd u(ug.size()), logPi(ug.size());
+    for (int k = 0; k < ug.size(); ++k) {
+        u[k] = ug.at(k);
+        const double g = m.gForTime(u[k]);
+        logPi[k] = m.logPrior(g) + std::log(4 * m.height() / (u[k] * u[k] * u[k]));
+    }
+    Eigen::ArrayXd pi = (logPi - logPi.maxCoeff()).exp();
+    pi[0] *= 0.5;  // trapezoid weights (the common step cancels in the normalisation)
+    pi[ug.size() - 1] *= 0.5;
+    pi /= pi.sum() * ug.step();
+    const double halfWidth = 9 * sm, norm = 1 / (sm * std::sqrt(2 * std::numbers::pi));
     const int n = 301;
-    const int stride = std::max<int>(1, int(prior.x.size()) / 200);
-    const double dg = prior.x[1] - prior.x[0];
     for (int k = 0; k < n; ++k) {
         const double t = range.lo + (range.hi - range.lo) * k / (n - 1);
+        const int from = std::max(0, int(std::ceil((t - halfWidth - uLo) / ug.step())));
+        const int to = std::min(ug.size(), int(std::floor((t + halfWidth - uLo) / ug.step())) + 1);
         double p = 0;
-        for (size_t i = 0; i < prior.x.size(); i += stride)
-            p += stride * dg * prior.pdf[i] * std::exp(m.logLikelihood(t, prior.x[i]));
+        if (from < to) {
+            const Eigen::ArrayXd z = (t - u.segment(from, to - from)) / sm;
+            p = ug.step() * norm * (pi.segment(from, to - from) * (-0.5 * z.square()).exp()).sum();
+        }
         s.x.push_back(t);
         s.y.push_back(p);
     }

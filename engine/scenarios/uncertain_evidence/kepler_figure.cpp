@@ -4,6 +4,7 @@
 #include "scenarios/uncertain_evidence/sample_plots.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -41,20 +42,41 @@ struct Ranges {
     double lo[kDims], hi[kDims];
 };
 
+// The displayed columns of every reading, made once: the figure reads each of them a dozen times,
+// and Jeffrey's rule holds n_e·walkers·jr_steps draws (3.8e5 at the defaults), so copying them per
+// use dominated a partial figure's cost.
+using Columns = std::array<std::array<Eigen::VectorXd, kDims>, 3>;
+
+// weightedQuantile's p_lo and p_hi quantiles with equal weights (the k-th smallest value with
+// k = min(n − 1, ⌈p n⌉)), both from one copy: after selecting k_lo everything beyond it is larger,
+// so k_hi is selected in that part alone.
+std::pair<double, double> quantiles(const Eigen::VectorXd& v, double pLo, double pHi)
+{
+    std::vector<double> copy(v.data(), v.data() + v.size());
+    auto rank = [&](double p) {
+        return std::min<std::size_t>(copy.size() - 1, std::size_t(std::ceil(p * double(copy.size()))));
+    };
+    const std::size_t kLo = rank(pLo), kHi = rank(pHi);
+    std::nth_element(copy.begin(), copy.begin() + std::ptrdiff_t(kLo), copy.end());
+    const double lo = copy[kLo];
+    if (kHi > kLo)
+        std::nth_element(copy.begin() + std::ptrdiff_t(kLo) + 1, copy.begin() + std::ptrdiff_t(kHi), copy.end());
+    return {lo, copy[kHi]};
+}
+
 // Shared by a column's plots: the 0.5 % to 99.5 % quantiles over every reading present,
 // padded, clipped to the prior's support.
-Ranges displayRanges(const Eigen::MatrixXd* readings[3], double truePeriod)
+Ranges displayRanges(const Eigen::MatrixXd* readings[3], const Columns& columns)
 {
-    const Eigen::VectorXd equal;
     Ranges r;
     for (int k = 0; k < kDims; ++k) {
         double lo = INFINITY, hi = -INFINITY;
         for (int i = 0; i < 3; ++i) {
             if (readings[i]->rows() == 0)
                 continue;
-            const Eigen::VectorXd v = shown(*readings[i], k, truePeriod);
-            lo = std::min(lo, weightedQuantile(v, equal, 0.005));
-            hi = std::max(hi, weightedQuantile(v, equal, 0.995));
+            const auto [qLo, qHi] = quantiles(columns[i][k], 0.005, 0.995);
+            lo = std::min(lo, qLo);
+            hi = std::max(hi, qHi);
         }
         if (!std::isfinite(lo) || !(hi > lo)) {
             lo = k == 0 ? -10 : 0;
@@ -136,7 +158,12 @@ Plot cornerCell(int row, int column)
 Figure keplerCornerFigure(const Eigen::MatrixXd* readings[3], const KeplerTruth& truth)
 {
     const Eigen::VectorXd equal;
-    const Ranges r = displayRanges(readings, truth.period);
+    Columns columns;
+    for (int i = 0; i < 3; ++i)
+        if (readings[i]->rows() > 0)
+            for (int k = 0; k < kDims; ++k)
+                columns[i][k] = shown(*readings[i], k, truth.period);
+    const Ranges r = displayRanges(readings, columns);
     const double truthShown[kDims] = {0, truth.e, truth.omega, truth.lambda};
 
     Figure figure;
@@ -147,7 +174,7 @@ Figure keplerCornerFigure(const Eigen::MatrixXd* readings[3], const KeplerTruth&
             if (readings[i]->rows() == 0)
                 continue;
             const ReadingStyle st = readingStyle(kOrder[i]);
-            p.series.push_back(histogramSeries(st.legend, shown(*readings[i], k, truth.period), equal, r.lo[k],
+            p.series.push_back(histogramSeries(st.legend, columns[i][k], equal, r.lo[k],
                                                r.hi[k], kBins, st.colour, st.dashed));
         }
         if (k == 1 || k == 2)
@@ -163,8 +190,7 @@ Figure keplerCornerFigure(const Eigen::MatrixXd* readings[3], const KeplerTruth&
                 if (readings[i]->rows() == 0)
                     continue;
                 const ReadingStyle st = readingStyle(kOrder[i]);
-                p.series.push_back(hpdContourSeries(st.legend, shown(*readings[i], a, truth.period),
-                                                    shown(*readings[i], b, truth.period), equal, r.lo[a], r.hi[a],
+                p.series.push_back(hpdContourSeries(st.legend, columns[i][a], columns[i][b], equal, r.lo[a], r.hi[a],
                                                     r.lo[b], r.hi[b], kContourBins, {0.68, 0.95}, st.colour,
                                                     st.dashed));
             }

@@ -19,6 +19,11 @@ namespace {
 
 constexpr double kMinutesPerDay = 1440;
 constexpr double kPublishInterval = 0.1; // s between intermediate figures
+// A partial figure shows at most about this many of Jeffrey's draws (every k-th): building a
+// corner plot is linear in the draws, and all n_e·walkers·jr_steps of them (3.8e5 at the
+// defaults) took 80-150 ms a figure, which stretched the wait between figures past 250 ms.
+// The final figure uses every draw.
+constexpr Eigen::Index kPartialJeffreyDraws = 40000;
 
 // Var[t_n] under the base model's prior predictive, by Monte Carlo over the prior (there is no
 // closed form: t_n is a nonlinear function of the uniform phase and of e and ω); the smallest
@@ -45,6 +50,25 @@ double priorPredictiveVariance(int n, double sigmaModel, const KeplerPriors& pri
         smallest = std::min(smallest, sum2[k] / kDraws - mean * mean);
     }
     return smallest + sigmaModel * sigmaModel;
+}
+
+// The pieces stacked, every k-th row with k the smallest stride that keeps at most `limit` rows
+// (0: all of them).
+Eigen::MatrixXd stackRows(const std::vector<Eigen::MatrixXd>& pieces, Eigen::Index limit)
+{
+    Eigen::Index rows = 0;
+    for (const auto& p : pieces)
+        rows += p.rows();
+    const Eigen::Index stride = limit > 0 ? std::max<Eigen::Index>(1, (rows + limit - 1) / limit) : 1;
+    Eigen::MatrixXd out((rows + stride - 1) / stride, pieces.empty() ? 0 : pieces.front().cols());
+    Eigen::Index at = 0, next = 0;
+    for (const auto& p : pieces)
+        for (Eigen::Index r = 0; r < p.rows(); ++r, ++at)
+            if (at == next) {
+                out.row(next / stride) = p.row(r);
+                next += stride;
+            }
+    return out;
 }
 
 } // namespace
@@ -205,18 +229,12 @@ Figure KeplerScenario::run(const ParameterValues& input, const RunContext& conte
         pieces.push_back(r.samples);
         if (s + 1 == nE ||
             std::chrono::duration<double>(Clock::now() - lastPublish).count() >= kPublishInterval) {
-            Eigen::Index rows = 0;
-            for (const auto& p : pieces)
-                rows += p.rows();
-            jeffrey.resize(rows, 4);
-            rows = 0;
-            for (const auto& p : pieces) {
-                jeffrey.middleRows(rows, p.rows()) = p;
-                rows += p.rows();
-            }
+            jeffrey = stackRows(pieces, kPartialJeffreyDraws);
+            // The last one too: the final figure then follows it by one (full) corner plot.
             publish((2.0 + s + 1) / totalRuns, s + 1 == nE);
         }
     }
+    jeffrey = stackRows(pieces, 0);
     const double jrSeconds = std::chrono::duration<double>(Clock::now() - jrStart).count();
 
     Figure figure = keplerCornerFigure(readings, truth);
@@ -228,6 +246,7 @@ Figure KeplerScenario::run(const ParameterValues& input, const RunContext& conte
     sm.set("distributional.ess", de.effectiveSampleSize);
     sm.set("distributional.likelihood_evaluations", double(de.evaluations));
     sm.set("jeffrey.n_e", nE);
+    sm.set("jeffrey.draws", double(jeffrey.rows()));  // every inner run's, though partial figures thin them
     sm.set("jeffrey.likelihood_evaluations", double(jrEvaluations));
     sm.set("jeffrey.inner_ess_min", innerEssMin);
     // The pooled mean's Monte Carlo variance is Var_s(inner means) / n_e (outer draws and
