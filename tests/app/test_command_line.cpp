@@ -40,20 +40,24 @@ private slots:
             QVERIFY2(r.out.contains(QString::fromStdString(s->info().id)), qPrintable(r.out));
     }
 
-    void exportsEveryScenarioAndPreset_data()
+    void exportsEveryScenarioWithAPreset_data()
     {
+        // Defaults and the first preset of every scenario: the command line treats every preset
+        // alike, and test_engine_boundaries runs each of them (the 48 generalised-Bayes table
+        // rows alone took 5 minutes here, run twice each).
         QTest::addColumn<QString>("scenario");
         QTest::addColumn<QString>("preset");
         for (const auto& s : ScenarioRegistry::instance().all()) {
             const QString id = QString::fromStdString(s->info().id);
             QTest::newRow(qPrintable(id + " defaults")) << id << QString();
-            for (const Preset& p : s->presets())
-                QTest::newRow(qPrintable(id + " " + QString::fromStdString(p.name)))
-                    << id << QString::fromStdString(p.name);
+            if (!s->presets().empty()) {
+                const QString preset = QString::fromStdString(s->presets().front().name);
+                QTest::newRow(qPrintable(id + " " + preset)) << id << preset;
+            }
         }
     }
 
-    void exportsEveryScenarioAndPreset()
+    void exportsEveryScenarioWithAPreset()
     {
         QFETCH(QString, scenario);
         QFETCH(QString, preset);
