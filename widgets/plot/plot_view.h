@@ -140,6 +140,7 @@ private:
         QCPLayoutGrid* cell = nullptr;
         int rectRow = 0;  // the axis rect's row in the cell (1 under a title)
         bool xShared = false, yShared = false;  // tick labels left to a neighbour (corner plots)
+        bool bareDensity = false;  // a corner plot's diagonal without a y label: no y tick labels
         std::vector<Entry> entries;
         std::vector<QCPColorMap*> maps;  // by Plot::heatMaps index; nullptr if not drawable
         std::vector<QCPAbstractItem*> markerItems;

@@ -429,6 +429,7 @@ void PlotView::addMarkers(int index)
         label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
         label->position->setCoords(m.x, 0.0);
         label->setPositionAlignment(Qt::AlignTop | (labelLeft ? Qt::AlignRight : Qt::AlignLeft));
+        label->setProperty("evxPreferLeft", labelLeft);
         label->setText(QString::fromStdString(m.name));
         label->setFont(textFont(1.0));
         label->setColor(Palette::referenceColour());

@@ -199,7 +199,7 @@ bool PlotView::fitToRoom()
         }
         const QSizeF room = labelRoom(i);
         setLabel(xAxis, plot.xLabel, room.width(), !items.xShared);
-        setLabel(yAxis, plot.yLabel, room.height(), !items.yShared);
+        setLabel(yAxis, plot.yLabel, room.height(), !items.yShared && !items.bareDensity);
         fitTicks(xAxis);
         fitTicks(yAxis);
         if (!items.cell)
@@ -236,14 +236,25 @@ bool PlotView::fitToRoom()
     for (const PlotItems& items : m_plots) {
         if (!items.rect)
             continue;
-        // A marker's name is shown only where it fits beside its line.
+        // A marker's name goes on the side of its line where it fits (the right unless its
+        // neighbour is close, addMarkers), else on the other, else it is left out.
         for (QCPAbstractItem* item : items.markerItems) {
-            if (auto* label = qobject_cast<QCPItemText*>(item)) {
-                const bool fits = textSize(label->font(), label->text()).width() <= 0.5 * items.rect->width();
-                if (label->visible() != fits) {
-                    label->setVisible(fits);
-                    changed = true;
-                }
+            auto* label = qobject_cast<QCPItemText*>(item);
+            if (!label)
+                continue;
+            const double width = textSize(label->font(), label->text()).width() + label->padding().left() +
+                                 label->padding().right();
+            const double at = label->position->pixelPosition().x();
+            const QRect frame = items.rect->rect();
+            const bool wantsRight = label->property("evxPreferLeft").toBool() == false;
+            const bool right = at + width <= frame.right(), left = at - width >= frame.left();
+            const bool fits = right || left;
+            const bool onRight = wantsRight ? right : !left;
+            const Qt::Alignment alignment = Qt::AlignTop | (onRight ? Qt::AlignLeft : Qt::AlignRight);
+            if (label->visible() != fits || label->positionAlignment() != alignment) {
+                label->setVisible(fits);
+                label->setPositionAlignment(alignment);
+                changed = true;
             }
         }
         // Names in a legend below its plot break into lines as long as the plot is wide.
@@ -260,16 +271,6 @@ bool PlotView::fitToRoom()
                     e.plottables.front()->setName(name);
                     changed = true;
                 }
-            }
-        }
-        // A legend below its plot starts where the frame does, if it still fits.
-        if (items.legend && items.legend->layout() == items.cell) {
-            const QMargins m = items.legend->margins();
-            const int content = items.legend->minimumOuterSizeHint().width() - m.left();
-            const int left = std::max(0, std::min(items.rect->margins().left(), int(columnRoom(items)) - content));
-            if (m.left() != left) {
-                items.legend->setMargins(QMargins(left, m.top(), m.right(), m.bottom()));
-                changed = true;
             }
         }
     }

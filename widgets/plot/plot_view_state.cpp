@@ -152,7 +152,7 @@ void PlotView::fitToData(int index)
 void PlotView::shareGridAxes()
 {
     for (PlotItems& items : m_plots)
-        items.xShared = items.yShared = false;
+        items.xShared = items.yShared = items.bareDensity = false;
     if (!hasExplicitGrid())
         return;
     // A grid that names its cells is a corner plot when it is lower-triangular with its
@@ -198,6 +198,9 @@ void PlotView::shareGridAxes()
     }
     for (std::size_t i = 0; i < n; ++i) {
         const Plot& a = m_figure.plots[i];
+        // Printed corner plots leave the densities on the diagonal unscaled, but for the one
+        // whose axis the figure labels; the hover read-out still gives values.
+        m_plots[i].bareDensity = corner && a.row == a.column && a.yLabel.empty() && a.row > 0;
         for (std::size_t j = 0; j < n; ++j) {
             const Plot& b = m_figure.plots[j];
             if (b.column == a.column && b.row == a.row + 1 && sameAxis(i, j, true) &&
