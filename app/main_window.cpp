@@ -2,6 +2,7 @@
 
 #include "browser/scenario_browser.h"
 #include "command_line.h"
+#include "export_dialog.h"
 #include "exporter.h"
 #include "params/parameter_panel.h"
 #include "reading_guide_dialog.h"
@@ -53,8 +54,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_runner(std::mak
                 m_busy->setRange(0, 100);
                 m_busy->setValue(int(100 * fraction));
             });
-    resize(1440, 900);
     openScenario(QString::fromStdString(ScenarioRegistry::instance().all().front()->info().id));
+    restoreView();
 }
 
 MainWindow::~MainWindow() = default;
@@ -86,6 +87,7 @@ void MainWindow::buildWidgets()
     panelDock->setObjectName("parameters");
     panelDock->setWidget(scroll);
     addDockWidget(Qt::LeftDockWidgetArea, panelDock);
+    m_panelDock = panelDock;
     resizeDocks({browserDock, panelDock}, {220, 480}, Qt::Vertical);
     resizeDocks({panelDock}, {360}, Qt::Horizontal);
 
@@ -100,7 +102,7 @@ void MainWindow::buildWidgets()
                                    "border: 1px solid #e69f00; border-radius: 3px; }");
     m_warningBanner->hide();
     m_plotView = new PlotView;
-    m_plotView->setMinimumSize(480, 360);
+    m_plotView->setMinimumSize(320, 240);  // a 1024 x 768 screen still holds the docks beside it
 
     auto* top = new QWidget;
     auto* topLayout = new QVBoxLayout(top);
@@ -174,9 +176,25 @@ void MainWindow::buildMenus()
     toolbar->addAction(m_clearPointsAction);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    view->addAction(tr("&Reset Zoom"), QKeySequence(tr("Ctrl+0")), m_plotView, &PlotView::resetView);
-    view->addAction(tr("Show &Summary"), QKeySequence(tr("F2")), this, [this] { m_bottomTabs->setCurrentIndex(0); });
-    view->addAction(tr("Show &Explanation"), QKeySequence(tr("F1")), this, [this] { m_bottomTabs->setCurrentIndex(1); });
+    view->addAction(tr("&Reset Zoom"), QKeySequence(Qt::Key_Home), m_plotView, &PlotView::resetView);
+    view->addSeparator();
+    m_presentationAction = view->addAction(tr("&Presentation Mode"), QKeySequence(Qt::Key_F11), this,
+                                           [this](bool on) { setPresentationMode(on); });
+    m_presentationAction->setCheckable(true);
+    m_presentationAction->setToolTip(tr("Large text and thick lines for a lecture hall (F11)"));
+    view->addAction(tr("&Larger Text"), QKeySequence(QKeySequence::ZoomIn), this, [this] { changeTextScale(1); });
+    QAction* larger = view->actions().last();
+    larger->setShortcuts({QKeySequence(QKeySequence::ZoomIn), QKeySequence(tr("Ctrl+="))});
+    view->addAction(tr("&Smaller Text"), QKeySequence(QKeySequence::ZoomOut), this, [this] { changeTextScale(-1); });
+    view->addAction(tr("&Default Text Size"), QKeySequence(tr("Ctrl+0")), this, [this] { changeTextScale(0); });
+    view->addAction(tr("Show &Summary"), QKeySequence(tr("F2")), this, [this] {
+        m_bottomTabs->show();
+        m_bottomTabs->setCurrentIndex(0);
+    });
+    view->addAction(tr("Show &Explanation"), QKeySequence(tr("F1")), this, [this] {
+        m_bottomTabs->show();
+        m_bottomTabs->setCurrentIndex(1);
+    });
     view->addSeparator();
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         view->addAction(dock->toggleViewAction());
@@ -228,6 +246,8 @@ bool MainWindow::openScenario(const QString& id, const RunInput& input)
     m_input = input;
     m_browser->setCurrent(id);
     m_panel->setSchema(m_scenario->schema(), input.values.empty() ? m_scenario->schema().defaults() : input.values);
+    // The new form's widgets are shown from the event loop; measure it after that.
+    QTimer::singleShot(0, this, [this] { fitParameterDock(); });
     updateInputActions();
     m_plotView->resetView();
     clearFigure(); // the last scenario's figure must not stand in for this one if its run fails
@@ -402,6 +422,14 @@ QString MainWindow::exportFigureFile(const QString& path, QSize size)
     return exportFigure(path, {currentScenarioId(), m_scenario->schema(), values, m_figure}, *m_plotView, size);
 }
 
+QString MainWindow::exportFigureFile(const QString& path, const PrintSize& size)
+{
+    if (!m_scenario || m_figure.plots.empty())
+        return tr("there is no figure to export yet");
+    const ParameterValues values = m_panel->values();
+    return exportFigure(path, {currentScenarioId(), m_scenario->schema(), values, m_figure}, *m_plotView, size);
+}
+
 void MainWindow::onOpenSession()
 {
     if (!confirmDiscard())
@@ -439,16 +467,15 @@ void MainWindow::onSaveSessionAs()
 
 void MainWindow::onExport()
 {
-    QString selectedFilter;
-    QString path = QFileDialog::getSaveFileName(this, tr("Export Figure or Data"), currentScenarioId() + ".png",
-                                                exportFileFilter(), &selectedFilter);
-    if (path.isEmpty())
+    if (m_figure.plots.empty()) {
+        QMessageBox::warning(this, tr("Cannot export"), tr("There is no figure to export yet."));
         return;
-    if (!exportFormatFor(path)) {
-        const int star = selectedFilter.indexOf("*.");
-        path += selectedFilter.mid(star + 1, selectedFilter.indexOf(')', star) - star - 1);
     }
-    const QString error = exportFigureFile(path, kDefaultPlotSize);
+    ExportDialog dialog(currentScenarioId(), m_figure, m_plotView->size(), PlotView::kScreenFontPt * textScale(), this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const QString path = dialog.path();
+    const QString error = exportFigureFile(path, dialog.printSize());
     if (!error.isEmpty())
         QMessageBox::warning(this, tr("Cannot export"), error);
     else
@@ -478,10 +505,12 @@ bool MainWindow::confirmDiscard()
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
-    if (confirmDiscard())
+    if (confirmDiscard()) {
+        saveView();
         event->accept();
-    else
+    } else {
         event->ignore();
+    }
 }
 
 }  // namespace evx

@@ -156,7 +156,8 @@ QString PlotView::keyFor(int plotIndex, const QString& name) const
 int PlotView::flowColumns() const
 {
     const double em = m_scale.fontPt * m_scale.unitsPerPt;
-    return m_figure.plots.size() > 3 && m_plot->viewport().width() >= kTwoColumnEms * em ? 2 : 1;
+    const QSize view = m_plot->viewport().size();
+    return m_figure.plots.size() > 3 && (view.width() >= kTwoColumnEms * em || view.width() >= 0.8 * view.height()) ? 2 : 1;
 }
 
 void PlotView::keepFlowColumns()

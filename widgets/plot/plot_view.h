@@ -162,7 +162,8 @@ private:
     QString keyFor(int plotIndex, const QString& name) const;  // shared-legend plots share keys
     bool hasExplicitGrid() const;  // every plot names its grid cell
     // Plots that name no cell flow into two columns beyond three plots, if a column can be
-    // kTwoColumnEms / 2 ems wide; else one.
+    // kTwoColumnEms / 2 ems wide or the view is not much taller than wide (a screen); else one
+    // (a journal column).
     static constexpr double kTwoColumnEms = 64;
     int flowColumns() const;
     void keepFlowColumns();  // rebuilds if the viewport now wants another count

@@ -104,7 +104,11 @@ void PlotView::placeLegend(int index)
     // A legend that would still cover much of a small plot goes below it, in as many columns
     // as the width holds (a column figure, a narrow window, presentation mode).
     const QSize inside = items.legend->minimumOuterSizeHint();
-    const bool below = inside.height() > 0.35 * cellSize.height() || inside.width() > 0.6 * cellSize.width();
+    // Not in a short, wide cell (a screen with many plots): there the height below costs more
+    // than the data the legend covers.
+    const bool shortCell = cellSize.height() < 0.5 * cellSize.width();
+    const bool below = inside.width() > 0.6 * cellSize.width() ||
+                       (inside.height() > 0.35 * cellSize.height() && !shortCell);
     setLegendBelow(index, below);
     if (below) {
         fitLegendBelow(index, cellSize.width());
