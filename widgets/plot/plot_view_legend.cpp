@@ -36,7 +36,7 @@ void PlotView::setLegendBelow(int index, bool below)
         items.cell->setRowStretchFactor(items.rectRow + 1, 0.01);  // as low as its entries need
         legend->setBorderPen(Qt::NoPen);
         legend->setBrush(Qt::NoBrush);
-        legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, false);
+        legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
         legend->setMargins(QMargins(0, ilen(2), 0, 0));
     } else {
         items.cell->take(legend);
@@ -44,7 +44,7 @@ void PlotView::setLegendBelow(int index, bool below)
         items.rect->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignRight);
         legend->setBorderPen(QPen(QColor(0, 0, 0, 70), len(1)));
         legend->setBrush(QColor(255, 255, 255, 210));
-        legend->setFillOrder(QCPLayoutGrid::foRowsFirst, false);
+        legend->setFillOrder(QCPLayoutGrid::foRowsFirst, true);
         legend->setMargins(QMargins(ilen(6), ilen(3), ilen(6), ilen(3)));
     }
 }
@@ -167,7 +167,7 @@ void PlotView::placeLegend(int index)
     for (std::size_t c = 1; c < kCorners.size(); ++c)
         if (count[c] < count[best])
             best = c;
-    if (count[best] > 0 && !plot.markers.empty()) {
+    if (count[best] > 0 && !plot.markers.empty() && !shortCell) {
         // Nowhere is free, and headroom would still leave the legend on the markers' names.
         setLegendBelow(index, true);
         fitLegendBelow(index, cellSize.width());
