@@ -84,6 +84,8 @@ void PlotView::placeLegend(int index)
     QSizeF rectSize = items.rect->rect().size();
     if (rectSize.width() < 50 || rectSize.height() < 50)
         rectSize = QSizeF(0.85 * cellSize.width(), 0.75 * cellSize.height());
+    else if (items.legend->layout() == items.cell)  // the frame's height with the legend inside
+        rectSize.rheight() += items.legend->outerRect().height();
 
     // A legend taller than a third of a wide, short plot spreads over up to three columns
     // (read down each), so that it needs less room above the data.
@@ -167,8 +169,12 @@ void PlotView::placeLegend(int index)
     for (std::size_t c = 1; c < kCorners.size(); ++c)
         if (count[c] < count[best])
             best = c;
-    if (count[best] > 0 && !plot.markers.empty() && !shortCell) {
-        // Nowhere is free, and headroom would still leave the legend on the markers' names.
+    // Headroom frees at most the top 60% of the frame (below), so a taller legend would still
+    // sit on the data, even in a short cell.
+    const double tallest = (legendSize.height() + len(20)) / std::max(rectSize.height(), 1.0);
+    if (count[best] > 0 && ((!plot.markers.empty() && !shortCell) || tallest > 0.6)) {
+        // Nowhere is free, and headroom would still leave the legend on the data or on the
+        // markers' names.
         setLegendBelow(index, true);
         fitLegendBelow(index, cellSize.width());
         return;

@@ -257,12 +257,16 @@ bool PlotView::fitToRoom()
                 changed = true;
             }
         }
-        // Names in a legend below its plot break into lines as long as the plot is wide.
+        // Names in a legend below its plot break into lines as long as a column of the legend
+        // (fitLegendBelow) is wide: QCustomPlot clips, rather than wraps, a name too long.
         if (items.legend) {
             const bool below = items.legend->layout() == items.cell;
             const QMargins m = items.legend->margins();
-            const double room = std::max(8 * em, columnRoom(items) - m.left() - m.right() -
-                                                      items.legend->iconSize().width() - items.legend->iconTextPadding());
+            const int columns = below ? std::max(1, items.legend->columnCount()) : 1;
+            const double entry = items.legend->iconSize().width() + items.legend->iconTextPadding();
+            const double room = std::max(8 * em, (columnRoom(items) - m.left() - m.right() -
+                                                   (columns - 1) * items.legend->columnSpacing()) / columns -
+                                                      entry);
             for (const Entry& e : items.entries) {
                 if (!e.legendItem || e.plottables.empty())
                     continue;
