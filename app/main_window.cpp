@@ -100,14 +100,20 @@ void MainWindow::buildWidgets()
                                    "border: 1px solid #e69f00; border-radius: 3px; }");
     m_warningBanner->hide();
     m_plotView = new PlotView;
-    m_plotView->setMinimumSize(320, 240);  // a 1024 x 768 screen still holds the docks beside it
+    m_plotView->setMinimumWidth(320);  // a 1024 x 768 screen still holds the docks beside it
+    // A figure of many rows (or large presentation text) in a short window scrolls rather than
+    // crushing its plots: the view is never shorter than its minimumSizeHint.
+    auto* plotScroll = new QScrollArea;
+    plotScroll->setWidgetResizable(true);
+    plotScroll->setFrameShape(QFrame::NoFrame);
+    plotScroll->setWidget(m_plotView);
 
     auto* top = new QWidget;
     auto* topLayout = new QVBoxLayout(top);
     topLayout->setContentsMargins(4, 4, 4, 0);
     topLayout->addWidget(m_errorBanner);
     topLayout->addWidget(m_warningBanner);
-    topLayout->addWidget(m_plotView, 1);
+    topLayout->addWidget(plotScroll, 1);
 
     m_summary = new SummaryTable;
     m_explanation = new QTextBrowser;
@@ -122,6 +128,7 @@ void MainWindow::buildWidgets()
     splitter->addWidget(m_bottomTabs);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 1);
+    splitter->setSizes({3000, 1000});  // weights: the scrolling plot view hints no height of its own
     setCentralWidget(splitter);
 
     m_timing = new QLabel;

@@ -7,6 +7,7 @@
 
 #include <qcustomplot.h>
 
+#include <QScrollArea>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -385,6 +386,29 @@ private slots:
         }
         QCOMPARE_GT(checked, 0);
         qDebug() << "legend items checked" << checked << "in legends of several columns" << wide;
+    }
+
+    // Six plots in a scroll area 300 px high (a 1280 x 720 window) get rows of at least
+    // PlotView::kLeastFrameEms ems of frame: the view scrolls instead of crushing every frame.
+    void manyRowsScrollRatherThanCrush()
+    {
+        std::vector<Series> one{line("a", 1.0)};
+        Figure f;
+        for (int i = 0; i < 6; ++i)
+            f.plots.push_back(onePlot(one, "plot " + std::to_string(i)).plots.front());
+        QScrollArea area;
+        area.setWidgetResizable(true);
+        auto* view = new PlotView;
+        area.setWidget(view);
+        area.resize(700, 300);
+        view->setFigure(f);
+        area.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&area));
+        view->renderNow();
+        const double em = PlotView::kScreenFontPt * view->logicalDpiY() / 72.0;
+        for (int i = 0; i < 6; ++i)
+            QCOMPARE_GE(view->axisRect(i)->rect().height(), int(5 * em));
+        QCOMPARE_GE(view->height(), int(3 * (PlotView::kLeastFrameEms + 3.5) * em));
     }
 };
 

@@ -4,9 +4,11 @@
 
 #include <qcustomplot.h>
 
+#include <QResizeEvent>
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 namespace evx {
@@ -60,7 +62,7 @@ PlotView::PlotView(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
-    setMinimumSize(240, 180);
+    setMinimumWidth(240);  // the height follows the figure's rows (minimumSizeHint)
 
     m_plot->setAutoAddPlottableToLegend(false);
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
@@ -166,7 +168,50 @@ void PlotView::keepFlowColumns()
         captureLockedRanges();
         rebuild();
         applyLocksOrFit();
+        updateGeometry();  // another count of rows
     }
+}
+
+void PlotView::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    if (event->size().width() != event->oldSize().width())
+        updateGeometry();  // titles and legends wrap to other line counts
+}
+
+QSize PlotView::minimumSizeHint() const
+{
+    const double em = m_scale.fontPt * m_scale.unitsPerPt;
+    double least = 0;
+    if (hasExplicitGrid()) {
+        int rows = 0;
+        for (const Plot& p : m_figure.plots)
+            rows = std::max(rows, p.row + 1);
+        least = (rows * kLeastGridRowEms + 4) * em;  // 4: the bottom row's tick and axis labels
+    } else {
+        const int count = static_cast<int>(m_figure.plots.size());
+        const int columns = std::max(m_builtFlowColumns, 1);
+        const double cell = std::max(10.0, width() / double(columns) / em);  // in ems
+        std::vector<double> rows(std::size_t((count + columns - 1) / columns), 0.0);
+        for (int i = 0; i < count; ++i) {
+            const Plot& p = m_figure.plots[std::size_t(i)];
+            double height = kLeastFrameEms + 3.5;  // 3.5: x tick labels and axis label
+            if (p.showTitle && !p.title.empty())
+                height += 1.3 * 1.2 * std::ceil(0.6 * 1.2 * double(p.title.size()) / cell);
+            std::size_t entries = 0, longest = 0;
+            for (const Series& s : p.series)
+                entries += !s.name.empty(), longest = std::max(longest, s.name.size());
+            for (const Band& b : p.bands)
+                entries += !b.name.empty(), longest = std::max(longest, b.name.size());
+            // A legend of three or more entries wider than half its cell goes below it (placeLegend).
+            if (entries >= 3 && (0.55 * double(longest) + 4) > 0.5 * cell)
+                height += 1.6 * double(entries) * std::ceil(0.55 * double(longest) / std::max(8.0, cell - 4));
+            rows[std::size_t(i / columns)] = std::max(rows[std::size_t(i / columns)], height);
+        }
+        for (double h : rows)
+            least += h * em;
+    }
+    return QSize(240, std::max(180, static_cast<int>(std::ceil(least))));
 }
 
 bool PlotView::hasExplicitGrid() const
@@ -205,6 +250,8 @@ void PlotView::setFigure(const Figure& figure)
         updateHover(m_hoverPos);
     m_newFigurePending = true;
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+    if (!reuse)
+        updateGeometry();  // another count of rows
 }
 
 void PlotView::rebuild()

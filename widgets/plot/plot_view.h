@@ -74,6 +74,13 @@ public:
     // mode); lines, marks and gaps follow. Changing it rebuilds the plot; zoom locks stay.
     static constexpr double kScreenFontPt = 9;
     void setFontScale(double scale);
+    // A row of flowing plots gets at least a frame of kLeastFrameEms ems with its tick and axis
+    // labels, its title's lines and the lines of a legend that goes below a narrow cell (as
+    // naturalHeightMm estimates them, at the view's width); a row of a grid that names its cells
+    // (a corner plot, whose frames carry no title) kLeastGridRowEms. A window shorter than that
+    // scrolls the view (MainWindow) instead of crushing it.
+    QSize minimumSizeHint() const override;
+    static constexpr double kLeastFrameEms = 7, kLeastGridRowEms = 7;
     double fontScale() const { return m_fontScale; }
 
     // Exports render offscreen; the widget on screen is unchanged. Hover read-outs are never
@@ -153,6 +160,7 @@ private:
     };
 
     bool eventFilter(QObject* watched, QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
     // plot_view.cpp: rebuild or update in place
     void syncHiddenViewport();

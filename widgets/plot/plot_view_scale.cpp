@@ -113,6 +113,7 @@ void PlotView::setFontScale(double scale)
     m_fontScale = scale;
     setScale(screenScale());
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+    updateGeometry();  // rows need more height at a larger text
 }
 
 void PlotView::setScale(const Scale& scale)
