@@ -114,6 +114,37 @@ private slots:
         QCOMPARE(view->customPlot()->grab().toImage(), before);
     }
 
+    // A legend spread over columns has empty cells (five entries in two columns): an export
+    // that lays it out otherwise puts back its five entries, not the empty cells (it crashed
+    // on them, seen with bq-1d and ue-gaussian-hetero exported at 800 x 500).
+    void exportKeepsAWrappedLegend()
+    {
+        std::vector<Series> series;
+        for (int i = 0; i < 5; ++i)
+            series.push_back(line("entry number " + std::to_string(i), i + 1.0));
+        PlotView view;
+        view.resize(1200, 260);
+        view.setFigure(onePlot(series));
+        view.renderNow();
+        QCPLegend* legend = nullptr;
+        for (QCPLayoutElement* element : view.customPlot()->plotLayout()->elements(true))
+            if (auto* l = qobject_cast<QCPLegend*>(element))
+                legend = l;
+        QVERIFY(legend);
+        auto entries = [&] {
+            int n = 0;
+            for (int i = 0; i < legend->itemCount(); ++i)
+                n += legend->item(i) != nullptr;
+            return n;
+        };
+        QCOMPARE(entries(), 5);
+        QCOMPARE_GT(legend->itemCount(), 5);  // the case of interest: a cell left empty
+        for (const QSize size : {QSize(800, 500), QSize(300, 900)}) {
+            QVERIFY(!view.encode(PlotView::ImageFormat::Png, size.width(), size.height()).isEmpty());
+            QCOMPARE(entries(), 5);
+        }
+    }
+
     void encodesFiles()
     {
         Figure f = onePlot({line("a", 1), line("b", -1)});

@@ -79,7 +79,8 @@ public:
         for (QCPLegend* legend : m_view.legends()) {
             Saved saved{legend, {}, legend->visible()};
             for (int i = 0; i < legend->itemCount(); ++i)
-                saved.items.push_back(legend->item(i));
+                if (QCPAbstractLegendItem* item = legend->item(i))  // a wrapped legend has empty cells
+                    saved.items.push_back(item);
             m_saved.push_back(std::move(saved));
         }
         for (std::size_t i = 0; i < m_view.m_plots.size(); ++i) {
@@ -101,7 +102,10 @@ public:
     {
         m_view.m_overlay->setVisible(m_overlayVisible);
         for (const Saved& saved : m_saved) {
-            if (saved.legend->itemCount() != static_cast<int>(saved.items.size())) {
+            int items = 0;
+            for (int i = 0; i < saved.legend->itemCount(); ++i)
+                items += saved.legend->item(i) != nullptr;
+            if (items != static_cast<int>(saved.items.size())) {
                 // Re-add every item so the legend keeps its order.
                 for (QCPAbstractLegendItem* item : saved.items) {
                     if (saved.legend->hasItem(item))
