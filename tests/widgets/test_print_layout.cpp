@@ -2,7 +2,8 @@
 // journal's single column) keeps every title, axis label, tick label, marker name and legend
 // on the page, and none of them on another. Representative figures: a corner plot
 // (ue-kepler), heat maps with colour scales (bq-2d-marginal, gb-gaussian, wvo-rats), plots
-// with many series and markers (ue-gaussian-hetero, ue-drop-ball). Runs on the offscreen platform.
+// with many series and markers (ue-gaussian-hetero, ue-drop-ball, bnn-identifiability).
+// Runs on the offscreen platform.
 
 #include "plot/plot_view.h"
 #include "scenarios/registry.h"
@@ -26,6 +27,8 @@ private slots:
             QTest::newRow(qPrintable(QString("%1 89 mm 8 pt").arg(id))) << QString(id) << 89.0 << 8.0;
             QTest::newRow(qPrintable(QString("%1 183 mm 8 pt").arg(id))) << QString(id) << 183.0 << 8.0;
         }
+        // Three marker names side by side, the rightmost turned left by the frame.
+        QTest::newRow("bnn-identifiability 89 mm 8 pt") << QString("bnn-identifiability") << 89.0 << 8.0;
         // Six plots with long legends need more than a single column's page (see README).
         QTest::newRow("wvo-rats 183 mm 8 pt") << QString("wvo-rats") << 183.0 << 8.0;
         QTest::newRow("ue-drop-ball slide 16 pt") << QString("ue-drop-ball") << 254.0 << 16.0;

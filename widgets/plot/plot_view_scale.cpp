@@ -238,19 +238,35 @@ bool PlotView::fitToRoom()
         if (!items.rect)
             continue;
         // A marker's name goes on the side of its line where it fits (the right unless its
-        // neighbour is close, addMarkers), else on the other, else it is left out.
-        for (QCPAbstractItem* item : items.markerItems) {
-            auto* label = qobject_cast<QCPItemText*>(item);
-            if (!label)
-                continue;
-            const double width = textSize(label->font(), label->text()).width() + label->padding().left() +
-                                 label->padding().right();
-            const double at = label->position->pixelPosition().x();
-            const QRect frame = items.rect->rect();
+        // neighbour is close, addMarkers) and misses the names already placed, else on the
+        // other, else it is left out. Placed from the right, where names must turn left.
+        std::vector<QCPItemText*> labels;
+        for (QCPAbstractItem* item : items.markerItems)
+            if (auto* label = qobject_cast<QCPItemText*>(item))
+                labels.push_back(label);
+        std::stable_sort(labels.begin(), labels.end(), [](QCPItemText* a, QCPItemText* b) {
+            return a->position->pixelPosition().x() > b->position->pixelPosition().x();
+        });
+        std::vector<QRectF> placed;
+        const QRect frame = items.rect->rect();
+        for (QCPItemText* label : labels) {
+            const QSizeF text = textSize(label->font(), label->text());
+            const QMarginsF pad(label->padding());
+            const double width = text.width() + pad.left() + pad.right();
+            const double height = text.height() + pad.top() + pad.bottom();
+            const QPointF at = label->position->pixelPosition();
             const bool wantsRight = label->property("evxPreferLeft").toBool() == false;
-            const bool right = at + width <= frame.right(), left = at - width >= frame.left();
-            const bool fits = right || left;
-            const bool onRight = wantsRight ? right : !left;
+            auto free = [&](bool right) {
+                const QRectF box(right ? at.x() : at.x() - width, at.y(), width, height);
+                if (right ? box.right() > frame.right() : box.left() < frame.left())
+                    return false;
+                return std::none_of(placed.begin(), placed.end(), [&](const QRectF& r) { return r.intersects(box); });
+            };
+            const bool first = free(wantsRight), second = !first && free(!wantsRight);
+            const bool fits = first || second;
+            const bool onRight = first ? wantsRight : !wantsRight;
+            if (fits)
+                placed.emplace_back(onRight ? at.x() : at.x() - width, at.y(), width, height);
             const Qt::Alignment alignment = Qt::AlignTop | (onRight ? Qt::AlignLeft : Qt::AlignRight);
             if (label->visible() != fits || label->positionAlignment() != alignment) {
                 label->setVisible(fits);
