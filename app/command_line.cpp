@@ -12,6 +12,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QRegularExpression>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -57,6 +58,15 @@ QStringList splitOptionValues(const QStringList& args)
             out << arg;
     }
     return out;
+}
+
+double parseNumber(const QString& option, const QString& text)
+{
+    bool ok = false;
+    const double value = text.toDouble(&ok);  // C locale: 8.5, never 8,5
+    if (!ok)
+        throw InvalidParameter(QString("%1 %2 is not a number").arg(option, quoted(text)).toStdString());
+    return value;
 }
 
 void checkExportPath(const QString& path)
@@ -126,12 +136,18 @@ QString usageText()
            "  evidence-explorer FILE.evx.json [--set name=value ...] [--export FILE ...]\n"
            "  evidence-explorer --scenario ID [--preset NAME] [--set name=value ...]\n"
            "                    [--point x[,y] ...] [--data FILE]\n"
-           "                    --export FILE [--export FILE ...] [--size WIDTHxHEIGHT]\n"
+           "                    --export FILE [--export FILE ...] [--size WIDTHxHEIGHT | PRINT SIZE]\n"
            "  evidence-explorer --scenario ID --bench-sweep name=from:to:steps [--size WIDTHxHEIGHT]\n"
            "  evidence-explorer --table ID [--seeds N] [--jobs N] [--shard K/N] [--set name=value ...]\n"
            "                    --export t.json|t.csv|t.md     (each table's own options below)\n"
            "  evidence-explorer --merge a.json b.json ... --export t.md\n"
-           "Export formats: " + exportFormatList() + "\n" + tableListText();
+           "Export formats: " + exportFormatList() + "\n"
+           "Print size of PNG, PDF and SVG exports (instead of --size in pixels):\n"
+           "  --figure-size NAME    " + figureSizePresetList() + "\n"
+           "  --width-mm W          [--height-mm H] (default: the figure's own aspect, e.g. 0.75 W)\n"
+           "  --dpi D               PNG pixels per inch (default 300; at most 2400)\n"
+           "  --font-pt F           tick and legend text in points (default 8; also with --size)\n" +
+           tableListText();
 }
 
 QString parameterListText(const Scenario& scenario)
@@ -185,6 +201,7 @@ std::variant<CommandLine, QString> parseCommandLine(const QStringList& givenArgs
     QString scenarioId, sweepSpec, parametersOf;
     QStringList sets, pointTexts;
     QString dataPath;
+    PrintRequest print;
     bool list = false, help = false, sizeGiven = false;
     try {
         for (int i = 0; i < args.size(); ++i) {
@@ -210,7 +227,17 @@ std::variant<CommandLine, QString> parseCommandLine(const QStringList& givenArgs
             else if (arg == "--size") {
                 cl.size = parseSize(takeValue(args, i, arg));
                 sizeGiven = true;
-            } else if (arg == "--bench-sweep")
+            } else if (arg == "--width-mm")
+                print.widthMm = parseNumber(arg, takeValue(args, i, arg));
+            else if (arg == "--height-mm")
+                print.heightMm = parseNumber(arg, takeValue(args, i, arg));
+            else if (arg == "--dpi")
+                print.dpi = parseNumber(arg, takeValue(args, i, arg));
+            else if (arg == "--font-pt")
+                print.fontPt = parseNumber(arg, takeValue(args, i, arg));
+            else if (arg == "--figure-size")
+                print.preset = takeValue(args, i, arg);
+            else if (arg == "--bench-sweep")
                 sweepSpec = takeValue(args, i, arg);
             else if (!arg.startsWith('-') && cl.sessionPath.isEmpty())
                 cl.sessionPath = arg;
@@ -284,9 +311,27 @@ std::variant<CommandLine, QString> parseCommandLine(const QStringList& givenArgs
         }
         for (const QString& path : cl.exports)
             checkExportPath(path);
+        const bool printOptions = print.physical() || print.fontPt;
+        if (printOptions && cl.exports.isEmpty())
+            throw InvalidParameter("--width-mm, --height-mm, --dpi, --font-pt and --figure-size apply only to --export");
+        if (print.physical() && sizeGiven)
+            throw InvalidParameter("--size gives pixels, --width-mm and --figure-size millimetres: use one of them");
         if (!cl.exports.isEmpty()) {
             cl.mode = CommandLine::Mode::Export;
+            if (print.fontPt && !print.physical() && !(std::isfinite(*print.fontPt) && *print.fontPt >= 4 && *print.fontPt <= 72))
+                throw InvalidParameter(QString("--font-pt %1 is not a text size from 4 to 72 pt").arg(*print.fontPt).toStdString());
             cl.figure = cl.scenario->runChecked(cl.input, {});
+            if (print.physical()) {
+                const bool raster = std::any_of(cl.exports.begin(), cl.exports.end(), [](const QString& path) {
+                    return exportFormatFor(path) == ExportFormat::Png;
+                });
+                auto resolved = resolvePrintSize(print, cl.figure, raster);
+                if (const auto* why = std::get_if<QString>(&resolved))
+                    throw InvalidParameter(why->toStdString());
+                cl.print = std::get<PrintSize>(resolved);
+            } else {
+                cl.print = PrintSize::fromPixels(cl.size, print.fontPt.value_or(PlotView::kScreenFontPt));
+            }
         }
         else if (!sweepSpec.isEmpty()) {
             parseSweep(cl, sweepSpec);
@@ -340,7 +385,7 @@ int runCommandLine(const CommandLine& cl)
     view.setFigure(figure);
     const QString id = QString::fromStdString(cl.scenario->info().id);
     for (const QString& path : cl.exports) {
-        const QString error = exportFigure(path, {id, cl.scenario->schema(), cl.input.values, figure}, view, cl.size);
+        const QString error = exportFigure(path, {id, cl.scenario->schema(), cl.input.values, figure}, view, cl.print);
         if (!error.isEmpty()) {
             std::fprintf(stderr, "evidence-explorer: error: %s\n", error.toUtf8().constData());
             return 1;

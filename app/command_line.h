@@ -5,6 +5,7 @@
 #include "core/figure.h"
 #include "core/parameters.h"
 #include "core/scenario.h"
+#include "plot/print_size.h"
 
 #include <QSize>
 #include <QString>
@@ -27,7 +28,8 @@ struct CommandLine {
     QStringList exports;
     Figure figure;  // --export: computed while parsing, so the scenario's own input checks
                     // (e.g. parameters that are fine alone but not together) count as bad input
-    QSize size = kDefaultPlotSize;
+    QSize size = kDefaultPlotSize;  // --size: pixels of --bench-sweep and of exports
+    PrintSize print;                // images of --export: from --size, or --width-mm, --figure-size, …
     std::string sweepParameter;
     double sweepFrom = 0, sweepTo = 0;
     int sweepSteps = 0;

@@ -1,10 +1,15 @@
 #include "exporter.h"
 
+#include "core/input_limits.h"
 #include "figure_serialiser.h"
 #include "plot/plot_view.h"
 
 #include <QFileInfo>
 #include <QSaveFile>
+#include <QStringList>
+
+#include <algorithm>
+#include <cmath>
 
 namespace evx {
 
@@ -65,7 +70,7 @@ QString writeFileAtomically(const QString& path, const QByteArray& data)
     return {};
 }
 
-QString exportFigure(const QString& path, const ExportSource& source, PlotView& view, QSize size)
+QString exportFigure(const QString& path, const ExportSource& source, PlotView& view, const PrintSize& size)
 {
     const auto format = exportFormatFor(path);
     if (!format)
@@ -80,10 +85,90 @@ QString exportFigure(const QString& path, const ExportSource& source, PlotView& 
     const auto image = *format == ExportFormat::Png   ? PlotView::ImageFormat::Png
                        : *format == ExportFormat::Pdf ? PlotView::ImageFormat::Pdf
                                                       : PlotView::ImageFormat::Svg;
-    const QByteArray bytes = view.encode(image, size.width(), size.height());
+    const QByteArray bytes = view.encode(image, size);
     if (bytes.isEmpty())
-        return QString("could not render %1 at %2x%3").arg(path).arg(size.width()).arg(size.height());
+        return QString("could not render %1 at %2 x %3 mm").arg(path).arg(size.widthMm, 0, 'g', 5).arg(size.heightMm, 0, 'g', 5);
     return writeFileAtomically(path, bytes);
+}
+
+QString exportFigure(const QString& path, const ExportSource& source, PlotView& view, QSize size)
+{
+    return exportFigure(path, source, view, PrintSize::fromPixels(size, PlotView::kScreenFontPt * view.fontScale()));
+}
+
+const std::vector<FigureSizePreset>& figureSizePresets()
+{
+    // 89 and 183 mm: the single and double column widths of Nature, Science and Elsevier
+    // journals; the slide is 10 in x 5.625 in (16:9), 1920 x 1080 pixels at 192 dpi.
+    static const std::vector<FigureSizePreset> presets{
+        {"single-column", 89, 0, kDefaultPrintFontPt, kDefaultPrintDpi, "89 mm wide, 8 pt text"},
+        {"double-column", 183, 0, kDefaultPrintFontPt, kDefaultPrintDpi, "183 mm wide, 8 pt text"},
+        {"slide", 254, 142.875, 16, 192, "254 x 142.9 mm (16:9), 16 pt text, 1920 x 1080 px"},
+    };
+    return presets;
+}
+
+QString figureSizePresetList()
+{
+    QStringList names;
+    for (const FigureSizePreset& p : figureSizePresets())
+        names << p.name;
+    return names.join(", ");
+}
+
+std::variant<PrintSize, QString> resolvePrintSize(const PrintRequest& request, const Figure& figure, bool raster)
+{
+    const FigureSizePreset* preset = nullptr;
+    if (!request.preset.isEmpty()) {
+        for (const FigureSizePreset& p : figureSizePresets())
+            if (p.name == request.preset)
+                preset = &p;
+        if (!preset)
+            return QString("--figure-size %1 is not one of %2")
+                .arg(QString::fromStdString(quoteForMessage(request.preset.toStdString())), figureSizePresetList());
+        if (request.widthMm)
+            return QString("--figure-size sets the width; give --width-mm or --figure-size, not both");
+    }
+    auto inRange = [](const std::optional<double>& v, double lo, double hi) {
+        return !v || (std::isfinite(*v) && *v >= lo && *v <= hi);
+    };
+    if (!inRange(request.widthMm, 10, 1000))
+        return QString("--width-mm %1 is not a width from 10 to 1000 mm").arg(*request.widthMm);
+    if (!inRange(request.heightMm, 10, 1000))
+        return QString("--height-mm %1 is not a height from 10 to 1000 mm").arg(*request.heightMm);
+    if (!inRange(request.dpi, 36, kMaxPrintDpi))
+        return QString("--dpi %1 is not a resolution from 36 to %2 dpi").arg(*request.dpi).arg(kMaxPrintDpi);
+    if (!inRange(request.fontPt, 4, 72))
+        return QString("--font-pt %1 is not a text size from 4 to 72 pt").arg(*request.fontPt);
+    if (!request.physical()) {
+        return QString("a print size needs --width-mm or --figure-size");
+    }
+    if (!preset && !request.widthMm)
+        return QString("--height-mm and --dpi need --width-mm or --figure-size");
+
+    PrintSize size;
+    size.widthMm = preset ? preset->widthMm : *request.widthMm;
+    size.fontPt = request.fontPt.value_or(preset ? preset->fontPt : kDefaultPrintFontPt);
+    size.dpi = request.dpi.value_or(preset ? preset->dpi : kDefaultPrintDpi);
+    if (request.heightMm)
+        size.heightMm = *request.heightMm;
+    else if (preset && preset->heightMm > 0)
+        size.heightMm = preset->heightMm;
+    else
+        size.heightMm = std::clamp(PlotView::naturalHeightMm(figure, size.widthMm, size.fontPt), 10.0, 1000.0);
+
+    // Ticks, labels and a legend need about 15 em across and 10 em down.
+    const double largestFont = std::min(size.widthPt() / 15, size.heightPt() / 10);
+    if (size.fontPt > largestFont)
+        return QString("%1 pt text does not fit a %2 x %3 mm figure: use at most %4 pt, or a larger size")
+            .arg(size.fontPt).arg(size.widthMm, 0, 'g', 4).arg(size.heightMm, 0, 'g', 4)
+            .arg(std::floor(largestFont * 10) / 10);
+    const QSize pixels = size.pixels();
+    if (raster && double(pixels.width()) * pixels.height() > kMaxPrintPixels)
+        return QString("%1 x %2 mm at %3 dpi is %4 x %5 pixels, more than %6 million: lower --dpi or the size")
+            .arg(size.widthMm, 0, 'g', 4).arg(size.heightMm, 0, 'g', 4).arg(size.dpi)
+            .arg(pixels.width()).arg(pixels.height()).arg(kMaxPrintPixels / 1e6);
+    return size;
 }
 
 }  // namespace evx

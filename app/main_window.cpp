@@ -12,7 +12,6 @@
 #include "summary/summary_table.h"
 
 #include <QApplication>
-#include <QClipboard>
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QFile>
@@ -53,8 +52,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_runner(std::mak
                 m_busy->setRange(0, 100);
                 m_busy->setValue(int(100 * fraction));
             });
-    resize(1440, 900);
     openScenario(QString::fromStdString(ScenarioRegistry::instance().all().front()->info().id));
+    restoreView();
 }
 
 MainWindow::~MainWindow() = default;
@@ -86,6 +85,7 @@ void MainWindow::buildWidgets()
     panelDock->setObjectName("parameters");
     panelDock->setWidget(scroll);
     addDockWidget(Qt::LeftDockWidgetArea, panelDock);
+    m_panelDock = panelDock;
     resizeDocks({browserDock, panelDock}, {220, 480}, Qt::Vertical);
     resizeDocks({panelDock}, {360}, Qt::Horizontal);
 
@@ -100,14 +100,20 @@ void MainWindow::buildWidgets()
                                    "border: 1px solid #e69f00; border-radius: 3px; }");
     m_warningBanner->hide();
     m_plotView = new PlotView;
-    m_plotView->setMinimumSize(480, 360);
+    m_plotView->setMinimumWidth(320);  // a 1024 x 768 screen still holds the docks beside it
+    // A figure of many rows (or large presentation text) in a short window scrolls rather than
+    // crushing its plots: the view is never shorter than its minimumSizeHint.
+    auto* plotScroll = new QScrollArea;
+    plotScroll->setWidgetResizable(true);
+    plotScroll->setFrameShape(QFrame::NoFrame);
+    plotScroll->setWidget(m_plotView);
 
     auto* top = new QWidget;
     auto* topLayout = new QVBoxLayout(top);
     topLayout->setContentsMargins(4, 4, 4, 0);
     topLayout->addWidget(m_errorBanner);
     topLayout->addWidget(m_warningBanner);
-    topLayout->addWidget(m_plotView, 1);
+    topLayout->addWidget(plotScroll, 1);
 
     m_summary = new SummaryTable;
     m_explanation = new QTextBrowser;
@@ -122,6 +128,7 @@ void MainWindow::buildWidgets()
     splitter->addWidget(m_bottomTabs);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 1);
+    splitter->setSizes({3000, 1000});  // weights: the scrolling plot view hints no height of its own
     setCentralWidget(splitter);
 
     m_timing = new QLabel;
@@ -174,9 +181,25 @@ void MainWindow::buildMenus()
     toolbar->addAction(m_clearPointsAction);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    view->addAction(tr("&Reset Zoom"), QKeySequence(tr("Ctrl+0")), m_plotView, &PlotView::resetView);
-    view->addAction(tr("Show &Summary"), QKeySequence(tr("F2")), this, [this] { m_bottomTabs->setCurrentIndex(0); });
-    view->addAction(tr("Show &Explanation"), QKeySequence(tr("F1")), this, [this] { m_bottomTabs->setCurrentIndex(1); });
+    view->addAction(tr("&Reset Zoom"), QKeySequence(Qt::Key_Home), m_plotView, &PlotView::resetView);
+    view->addSeparator();
+    m_presentationAction = view->addAction(tr("&Presentation Mode"), QKeySequence(Qt::Key_F11), this,
+                                           [this](bool on) { setPresentationMode(on); });
+    m_presentationAction->setCheckable(true);
+    m_presentationAction->setToolTip(tr("Large text and thick lines for a lecture hall (F11)"));
+    view->addAction(tr("&Larger Text"), QKeySequence(QKeySequence::ZoomIn), this, [this] { changeTextScale(1); });
+    QAction* larger = view->actions().last();
+    larger->setShortcuts({QKeySequence(QKeySequence::ZoomIn), QKeySequence(tr("Ctrl+="))});
+    view->addAction(tr("&Smaller Text"), QKeySequence(QKeySequence::ZoomOut), this, [this] { changeTextScale(-1); });
+    view->addAction(tr("&Default Text Size"), QKeySequence(tr("Ctrl+0")), this, [this] { changeTextScale(0); });
+    view->addAction(tr("Show &Summary"), QKeySequence(tr("F2")), this, [this] {
+        m_bottomTabs->show();
+        m_bottomTabs->setCurrentIndex(0);
+    });
+    view->addAction(tr("Show &Explanation"), QKeySequence(tr("F1")), this, [this] {
+        m_bottomTabs->show();
+        m_bottomTabs->setCurrentIndex(1);
+    });
     view->addSeparator();
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         view->addAction(dock->toggleViewAction());
@@ -228,6 +251,8 @@ bool MainWindow::openScenario(const QString& id, const RunInput& input)
     m_input = input;
     m_browser->setCurrent(id);
     m_panel->setSchema(m_scenario->schema(), input.values.empty() ? m_scenario->schema().defaults() : input.values);
+    // The new form's widgets are shown from the event loop; measure it after that.
+    QTimer::singleShot(0, this, [this] { fitParameterDock(); });
     updateInputActions();
     m_plotView->resetView();
     clearFigure(); // the last scenario's figure must not stand in for this one if its run fails
@@ -392,16 +417,6 @@ QString MainWindow::saveSessionFile(const QString& path)
     return {};
 }
 
-QString MainWindow::exportFigureFile(const QString& path, QSize size)
-{
-    if (!m_scenario || m_figure.plots.empty())
-        return tr("there is no figure to export yet");
-    if (!size.isValid())
-        size = m_plotView->size().expandedTo(QSize(800, 500));
-    const ParameterValues values = m_panel->values();
-    return exportFigure(path, {currentScenarioId(), m_scenario->schema(), values, m_figure}, *m_plotView, size);
-}
-
 void MainWindow::onOpenSession()
 {
     if (!confirmDiscard())
@@ -437,31 +452,6 @@ void MainWindow::onSaveSessionAs()
         QMessageBox::warning(this, tr("Cannot save session"), error);
 }
 
-void MainWindow::onExport()
-{
-    QString selectedFilter;
-    QString path = QFileDialog::getSaveFileName(this, tr("Export Figure or Data"), currentScenarioId() + ".png",
-                                                exportFileFilter(), &selectedFilter);
-    if (path.isEmpty())
-        return;
-    if (!exportFormatFor(path)) {
-        const int star = selectedFilter.indexOf("*.");
-        path += selectedFilter.mid(star + 1, selectedFilter.indexOf(')', star) - star - 1);
-    }
-    const QString error = exportFigureFile(path, kDefaultPlotSize);
-    if (!error.isEmpty())
-        QMessageBox::warning(this, tr("Cannot export"), error);
-    else
-        statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
-}
-
-void MainWindow::onCopyImage()
-{
-    const QSize size = m_plotView->size();
-    QApplication::clipboard()->setImage(m_plotView->toImage(size.width(), size.height()));
-    statusBar()->showMessage(tr("Figure copied to the clipboard"), 3000);
-}
-
 bool MainWindow::confirmDiscard()
 {
     if (!isWindowModified() || m_sessionPath.isEmpty())
@@ -478,10 +468,12 @@ bool MainWindow::confirmDiscard()
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
-    if (confirmDiscard())
+    if (confirmDiscard()) {
+        saveView();
         event->accept();
-    else
+    } else {
         event->ignore();
+    }
 }
 
 }  // namespace evx

@@ -5,6 +5,7 @@
 
 #include "core/figure.h"
 #include "core/scenario.h"
+#include "plot/print_size.h"
 
 #include <QMainWindow>
 #include <array>
@@ -17,6 +18,7 @@ class QTabWidget;
 class QTextBrowser;
 class QTimer;
 class QAction;
+class QDockWidget;
 
 namespace evx {
 
@@ -64,6 +66,23 @@ public:
     ParameterPanel* parameterPanel() const { return m_panel; }
     SummaryTable* summaryTable() const { return m_summary; }
     Runner* runner() const { return m_runner.get(); }
+    QDockWidget* parameterDock() const { return m_panelDock; }
+
+    // The export dialog's choice (pixels, or a print size in millimetres) for a file.
+    QString exportFigureFile(const QString& path, const PrintSize& size);
+
+    // Presentation mode: the plot's text (and with it every line) at presentationScale(),
+    // the panels' at half that growth; Ctrl+Plus / Ctrl+Minus / Ctrl+0 change the scale of the
+    // mode in use. Both modes' scales and the mode are remembered.
+    static constexpr double kDefaultPresentationScale = 1.6;
+    void setPresentationMode(bool on);
+    bool isPresentationMode() const { return m_presentation; }
+    void changeTextScale(int steps);  // 0: back to the mode's default
+    double textScale() const;
+
+    // The saved geometry if the available screen area holds it whole, else 90 % of that
+    // area, centred.
+    static QRect fittedGeometry(const QRect& saved, const QRect& available);
 
 signals:
     // A finished run's figure is on screen (after a failed run: runFailed instead).
@@ -84,6 +103,11 @@ private:
     void updateTitle();
     void loadExplanation();
     bool confirmDiscard();
+    // main_window_view.cpp
+    void restoreView();
+    void saveView() const;
+    void applyTextScale();
+    void fitParameterDock();
 
     void onFinished(quint64 revision, const Figure& figure, double computeMs);
     void onFailed(quint64 revision, const QString& message);
@@ -116,6 +140,12 @@ private:
     QLabel* m_timing = nullptr;
     QProgressBar* m_busy = nullptr;
     QMenu* m_presetMenu = nullptr;
+    QDockWidget* m_panelDock = nullptr;
+    QAction* m_presentationAction = nullptr;
+    bool m_presentation = false;
+    QList<QWidget*> m_hiddenForPresentation;
+    double m_normalScale = 1;
+    double m_presentationScale = kDefaultPresentationScale;
     QAction* m_clearPointsAction = nullptr;
     QAction* m_openDataAction = nullptr;
     QAction* m_playAction = nullptr;

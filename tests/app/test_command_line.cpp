@@ -86,6 +86,26 @@ private slots:
         QCOMPARE(QImage(dir.filePath("out.png")).size(), QSize(800, 500));
     }
 
+    // A PNG at a print size has mm / 25.4 * dpi pixels and says its dpi; a PDF's page is the
+    // print size (checked with pdfinfo in test_exports_and_sessions). Without a height the
+    // figure's own: ue-gaussian's two stacked plots are taller than wide.
+    void printSizes()
+    {
+        QTemporaryDir dir;
+        const Result r = run({"--scenario", "ue-gaussian", "--figure-size", "single-column", "--dpi", "600",
+                              "--export", dir.filePath("c.png"), "--export", dir.filePath("c.svg")});
+        QCOMPARE(r.exitCode, 0);
+        const QImage column(dir.filePath("c.png"));
+        QCOMPARE(column.width(), 2102);  // 89 / 25.4 * 600 = 2102.4
+        QVERIFY2(column.height() > column.width(), qPrintable(QString::number(column.height())));
+        QCOMPARE(std::lround(column.dotsPerMeterX() * 0.0254), 600L);
+        QVERIFY(QFile(dir.filePath("c.svg")).size() > 0);
+
+        const Result slide = run({"--scenario", "ue-gaussian", "--figure-size", "slide", "--export", dir.filePath("s.png")});
+        QCOMPARE(slide.exitCode, 0);
+        QCOMPARE(QImage(dir.filePath("s.png")).size(), QSize(1920, 1080));  // 254 x 142.875 mm at 192 dpi
+    }
+
     void setOverridesThePreset()
     {
         QTemporaryDir dir;
@@ -190,6 +210,26 @@ private slots:
                                                      "--set",      "zeta=" + QString(100000, '9') + "x",
                                                      "--export",   out}
                                       << "(100001 bytes in all)";
+        // Print sizes: one message each, nothing written.
+        const QString png = "OUT/f.png";
+        auto print = [&](const char* name, QStringList extra, const char* why) {
+            QTest::newRow(name) << (QStringList{"--scenario", "ue-gaussian", "--export", png} + extra) << QString(why);
+        };
+        print("width 0", {"--width-mm", "0"}, "--width-mm 0 is not a width from 10 to 1000 mm");
+        print("width negative", {"--width-mm", "-89"}, "is not a width");
+        print("width nan", {"--width-mm", "nan"}, "is not a width");
+        print("width 1e300", {"--width-mm", "1e300"}, "is not a width");
+        print("width not a number", {"--width-mm", "wide"}, "--width-mm 'wide' is not a number");
+        print("height without width", {"--height-mm", "60"}, "need --width-mm or --figure-size");
+        print("dpi too high", {"--width-mm", "89", "--dpi", "5000"}, "--dpi 5000 is not a resolution from 36 to 2400");
+        print("too many pixels", {"--width-mm", "1000", "--height-mm", "1000", "--dpi", "2400"}, "more than 64 million");
+        print("font too large", {"--width-mm", "20", "--font-pt", "12"}, "does not fit");
+        print("font 0", {"--font-pt", "0"}, "--font-pt 0 is not a text size");
+        print("unknown figure size", {"--figure-size", "poster"}, "is not one of single-column, double-column, slide");
+        print("preset and width", {"--figure-size", "slide", "--width-mm", "100"}, "not both");
+        print("pixels and millimetres", {"--size", "800x600", "--width-mm", "89"}, "use one of them");
+        QTest::newRow("print size without export")
+            << QStringList{"--scenario", "ue-gaussian", "--width-mm", "89"} << "apply only to --export";
         QTest::newRow("escape codes")
             << QStringList{"--scenario", "ue-gaussian", "--set", "zeta=\x1b[2J", "--export", out}
             << "'\\x1b[2J' is not a number";

@@ -52,7 +52,7 @@ class TestExportsAndSessions : public QObject {
     QString path(const QString& name) const { return m_dir.filePath(name); }
     QString exportTo(const QString& name)
     {
-        return exportFigure(path(name), {"ue-drop-ball", m_scenario->schema(), m_values, m_figure}, *m_view, {1000, 700});
+        return exportFigure(path(name), {"ue-drop-ball", m_scenario->schema(), m_values, m_figure}, *m_view, QSize(1000, 700));
     }
 
     QByteArray contents(const QString& name) const
@@ -115,6 +115,36 @@ private slots:
         QVERIFY2(info.contains(QRegularExpression("Pages:\\s+1\\b")), qPrintable(info));
     }
 
+    // An 89 mm x 66.75 mm PDF with 8 pt text, as poppler reads it: the page in points is
+    // mm / 25.4 * 72 (pdfinfo prints three decimals), and every font is embedded (pdffonts).
+    void pdfAtAPrintSizeHasThatPageAndEmbeddedFonts()
+    {
+        const PrintSize size{89, 66.75, 8, 600};
+        QCOMPARE(exportFigure(path("print.pdf"), {"ue-drop-ball", m_scenario->schema(), m_values, m_figure}, *m_view, size),
+                 QString());
+        auto run = [](const QString& tool, const QStringList& args) {
+            const QString exe = QStandardPaths::findExecutable(tool);
+            if (exe.isEmpty())
+                return QString("(%1 is missing: run scripts/install-deps.sh)").arg(tool);
+            QProcess p;
+            p.start(exe, args);
+            p.waitForFinished(20000);
+            return QString::fromUtf8(p.readAllStandardOutput());
+        };
+        const QString info = run("pdfinfo", {path("print.pdf")});
+        const auto page = QRegularExpression(R"(Page size:\s+([0-9.]+) x ([0-9.]+) pts)").match(info);
+        QVERIFY2(page.hasMatch(), qPrintable(info));
+        QCOMPARE_LE(std::abs(page.captured(1).toDouble() - 89 / 25.4 * 72), 5e-4);  // 252.283
+        QCOMPARE_LE(std::abs(page.captured(2).toDouble() - 66.75 / 25.4 * 72), 5e-4);  // 189.213
+        const QStringList fonts = run("pdffonts", {path("print.pdf")}).split('\n', Qt::SkipEmptyParts).mid(2);
+        QVERIFY2(!fonts.isEmpty(), "no fonts: the text is not text");
+        for (const QString& font : fonts) {
+            const QStringList columns = font.simplified().split(' ');
+            // name type encoding emb sub uni object ID: "emb" is the fourth column from the end.
+            QVERIFY2(columns.size() >= 7 && columns[columns.size() - 5] == "yes", qPrintable(font));
+        }
+    }
+
     void jsonMatchesTheDesignFormat()
     {
         QCOMPARE(exportTo("f.json"), QString());
@@ -156,7 +186,7 @@ private slots:
         const ParameterValues values = s->schema().defaults();
         const Figure figure = s->run(values, {});
         const QString name = scenario + "-data.json";
-        QCOMPARE(exportFigure(path(name), {scenario, s->schema(), values, figure}, *m_view, {1000, 700}),
+        QCOMPARE(exportFigure(path(name), {scenario, s->schema(), values, figure}, *m_view, QSize(1000, 700)),
                  QString());
         const QJsonObject root = QJsonDocument::fromJson(contents(name)).object();
         QCOMPARE(root.value("scenario").toString(), scenario);
@@ -185,7 +215,7 @@ private slots:
         values["show_equivalent_lambda"] = 1;
         const Figure figure = s->run(values, {});
         QVERIFY(!figure.tables.empty());
-        QCOMPARE(exportFigure(path("tables.json"), {"ue-discrete", s->schema(), values, figure}, *m_view, {1000, 700}),
+        QCOMPARE(exportFigure(path("tables.json"), {"ue-discrete", s->schema(), values, figure}, *m_view, QSize(1000, 700)),
                  QString());
         const QJsonArray tables = QJsonDocument::fromJson(contents("tables.json")).object().value("tables").toArray();
         QCOMPARE(tables.size(), qsizetype(figure.tables.size()));
@@ -209,7 +239,7 @@ private slots:
         ParameterValues values = s->schema().defaults();
         values["show_equivalent_lambda"] = 1;
         const Figure figure = s->run(values, {});
-        QCOMPARE(exportFigure(path("report.md"), {"ue-discrete", s->schema(), values, figure}, *m_view, {1000, 700}),
+        QCOMPARE(exportFigure(path("report.md"), {"ue-discrete", s->schema(), values, figure}, *m_view, QSize(1000, 700)),
                  QString());
         const QString md = QString::fromUtf8(contents("report.md"));
         QVERIFY(md.startsWith("# ue-discrete\n"));
@@ -243,7 +273,7 @@ private slots:
         QVERIFY(exportTo("f.bmp").contains("png, pdf, svg, csv, json"));
         QVERIFY(!QFile::exists(path("f.bmp")));
         const QString error = exportFigure(path("no/such/dir/f.json"),
-                                           {"ue-drop-ball", m_scenario->schema(), m_values, m_figure}, *m_view, {800, 600});
+                                           {"ue-drop-ball", m_scenario->schema(), m_values, m_figure}, *m_view, QSize(800, 600));
         QVERIFY(error.startsWith("cannot write"));
     }
 

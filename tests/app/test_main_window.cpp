@@ -1,5 +1,6 @@
 // The main window end to end on the offscreen platform: slider to plot through the runner,
 // bursts, errors in the window, session files and exports from the window.
+#include "export_dialog.h"
 #include "main_window.h"
 #include "params/parameter_panel.h"
 #include "plot/plot_view.h"
@@ -7,7 +8,16 @@
 #include "scenarios/registry.h"
 #include "summary/summary_table.h"
 
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDockWidget>
+#include <QDoubleSpinBox>
+#include <QLabel>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QSlider>
 #include <QStatusBar>
 #include <QTemporaryDir>
@@ -43,6 +53,115 @@ class TestMainWindow : public QObject {
     Q_OBJECT
 
 private slots:
+    void initTestCase()
+    {
+        // Settings go to a test location and start empty.
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings().clear();
+    }
+
+    // A window never opens larger than the screen: a saved geometry that does not fit (a
+    // session on a larger monitor) gives way to 90 % of the available area, centred.
+    void geometryFitsTheScreen()
+    {
+        const QRect screen(0, 0, 1280, 720);
+        QCOMPARE(MainWindow::fittedGeometry(QRect(10, 20, 1000, 600), screen), QRect(10, 20, 1000, 600));
+        QCOMPARE(MainWindow::fittedGeometry(QRect(0, 0, 1440, 900), screen), QRect(64, 36, 1152, 648));
+        QCOMPARE(MainWindow::fittedGeometry(QRect(1200, 0, 400, 300), screen), QRect(64, 36, 1152, 648));
+        QCOMPARE(MainWindow::fittedGeometry(QRect(), QRect(0, 0, 1024, 768)), QRect(51, 38, 921, 691));
+    }
+
+    // F11 and Ctrl+Plus / Minus / 0: the plot's text scale, the panels' font, both remembered.
+    void presentationModeIsLargerAndRemembered()
+    {
+        QSettings().clear();
+        {
+            MainWindow w;
+            const double normalFont = w.parameterPanel()->font().pointSizeF();
+            QCOMPARE(w.plotView()->fontScale(), 1.0);
+            w.setPresentationMode(true);
+            QCOMPARE(w.plotView()->fontScale(), MainWindow::kDefaultPresentationScale);
+            QVERIFY2(w.parameterPanel()->font().pointSizeF() > normalFont,
+                     qPrintable(QString("%1 vs %2").arg(w.parameterPanel()->font().pointSizeF()).arg(normalFont)));
+            QVERIFY(w.bottomTabs()->isHidden());  // the plot gets the summary's room
+            w.changeTextScale(1);
+            QCOMPARE(w.plotView()->fontScale(), MainWindow::kDefaultPresentationScale * 1.15);
+            w.changeTextScale(0);
+            QCOMPARE(w.plotView()->fontScale(), MainWindow::kDefaultPresentationScale);
+            w.changeTextScale(1);
+            w.close();
+        }
+        MainWindow again;
+        QVERIFY(again.isPresentationMode());
+        QCOMPARE(again.plotView()->fontScale(), MainWindow::kDefaultPresentationScale * 1.15);
+        again.setPresentationMode(false);
+        QCOMPARE(again.plotView()->fontScale(), 1.0);
+        QVERIFY(!again.bottomTabs()->isHidden());
+        QSettings().clear();
+    }
+
+    // Every label and editor of the parameter form lies inside the dock's visible width (the
+    // tour found wvo-attainment's spin boxes scrolled out of sight and clipped labels).
+    void parameterDockShowsEveryEditor_data()
+    {
+        QTest::addColumn<QString>("scenario");
+        for (const char* id : {"wvo-attainment", "ue-kepler", "wvo-rats", "gb-regression"})
+            QTest::newRow(id) << QString(id);
+    }
+
+    void parameterDockShowsEveryEditor()
+    {
+        QFETCH(QString, scenario);
+        QSettings().clear();
+        MainWindow w;
+        w.setGeometry(0, 0, 1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openScenario(scenario));
+        QTest::qWait(50);  // the dock's new width is laid out
+        auto* scroll = qobject_cast<QScrollArea*>(w.parameterDock()->widget());
+        QVERIFY(scroll);
+        const int visible = scroll->viewport()->width();
+        for (const ParameterSpec& p : w.parameterPanel()->schema().specs()) {
+            QWidget* editor = w.parameterPanel()->editor(QString::fromStdString(p.name));
+            const int right = editor->mapTo(scroll->viewport(), QPoint(editor->width(), 0)).x();
+            QVERIFY2(right <= visible, qPrintable(QString("%1 ends at %2 of %3 px").arg(QString::fromStdString(p.name)).arg(right).arg(visible)));
+        }
+        for (QLabel* label : w.parameterPanel()->findChildren<QLabel*>()) {
+            if (label->isHidden() || label->wordWrap())
+                continue;
+            QVERIFY2(label->width() >= label->sizeHint().width(),
+                     qPrintable(QString("'%1' is %2 px of %3").arg(label->text()).arg(label->width()).arg(label->sizeHint().width())));
+        }
+    }
+
+    // The export dialog: presets fill the fields, the summary says what will be written, and
+    // a size the command line refuses keeps Export disabled with the same reason.
+    void exportDialogSizes()
+    {
+        const auto s = ScenarioRegistry::instance().find("ue-drop-ball");
+        const Figure figure = s->run(s->schema().defaults(), {});
+        ExportDialog dialog("ue-drop-ball", figure, QSize(900, 600), 9, nullptr);
+        dialog.setPath(QDir::temp().filePath("f.png"));
+        dialog.sizeChoice()->setCurrentIndex(dialog.sizeChoice()->findData("single-column"));
+        QVERIFY(dialog.isValid());
+        QCOMPARE(dialog.printSize().widthMm, 89.0);
+        QCOMPARE(dialog.printSize().fontPt, 8.0);
+        QCOMPARE(dialog.printSize().dpi, 300.0);
+        QCOMPARE(dialog.printSize().heightMm, PlotView::naturalHeightMm(figure, 89, 8));
+        dialog.dpiEdit()->setValue(600);
+        QCOMPARE(dialog.printSize().pixels().width(), 2102);
+        dialog.fontEdit()->setValue(40);
+        QVERIFY(!dialog.isValid());
+        QVERIFY2(dialog.problem().contains("does not fit"), qPrintable(dialog.problem()));
+        QVERIFY(!dialog.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->isEnabled());
+        dialog.sizeChoice()->setCurrentIndex(dialog.sizeChoice()->findData("screen"));
+        QVERIFY(dialog.isValid());
+        QCOMPARE(dialog.printSize().pixels(), QSize(900, 600));
+        dialog.setPath(QDir::temp().filePath("f.gif"));
+        QVERIFY(!dialog.isValid());
+    }
+
     void opensWithAFigure()
     {
         MainWindow w;
@@ -277,7 +396,7 @@ private slots:
         MainWindow w;
         QSignalSpy shown(&w, &MainWindow::figureShown);
         QVERIFY(settle(w, shown));
-        QCOMPARE(w.exportFigureFile(dir.filePath("w.png"), {900, 600}), QString());
+        QCOMPARE(w.exportFigureFile(dir.filePath("w.png"), QSize(900, 600)), QString());
         QCOMPARE(QImage(dir.filePath("w.png")).size(), QSize(900, 600));
         QCOMPARE(w.exportFigureFile(dir.filePath("w.json")), QString());
         QVERIFY(QFile::exists(dir.filePath("w.json")));

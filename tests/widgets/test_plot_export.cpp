@@ -114,6 +114,37 @@ private slots:
         QCOMPARE(view->customPlot()->grab().toImage(), before);
     }
 
+    // A legend spread over columns has empty cells (five entries in two columns): an export
+    // that lays it out otherwise puts back its five entries, not the empty cells (it crashed
+    // on them, seen with bq-1d and ue-gaussian-hetero exported at 800 x 500).
+    void exportKeepsAWrappedLegend()
+    {
+        std::vector<Series> series;
+        for (int i = 0; i < 5; ++i)
+            series.push_back(line("entry number " + std::to_string(i), i + 1.0));
+        PlotView view;
+        view.resize(1200, 260);
+        view.setFigure(onePlot(series));
+        view.renderNow();
+        QCPLegend* legend = nullptr;
+        for (QCPLayoutElement* element : view.customPlot()->plotLayout()->elements(true))
+            if (auto* l = qobject_cast<QCPLegend*>(element))
+                legend = l;
+        QVERIFY(legend);
+        auto entries = [&] {
+            int n = 0;
+            for (int i = 0; i < legend->itemCount(); ++i)
+                n += legend->item(i) != nullptr;
+            return n;
+        };
+        QCOMPARE(entries(), 5);
+        QCOMPARE_GT(legend->itemCount(), 5);  // the case of interest: a cell left empty
+        for (const QSize size : {QSize(800, 500), QSize(300, 900)}) {
+            QVERIFY(!view.encode(PlotView::ImageFormat::Png, size.width(), size.height()).isEmpty());
+            QCOMPARE(entries(), 5);
+        }
+    }
+
     void encodesFiles()
     {
         Figure f = onePlot({line("a", 1), line("b", -1)});
@@ -126,19 +157,75 @@ private slots:
         QCOMPARE(loaded.size(), QSize(800, 500));
         QVERIFY(distinctColours(loaded) > 3);
 
+        // Pixels are CSS pixels, 96 to the inch: 800 x 500 px is 600 x 375 pt, laid out in
+        // quarter points.
         QSvgRenderer renderer(view.encode(PlotView::ImageFormat::Svg, 800, 500));
         QVERIFY(renderer.isValid());
-        QCOMPARE(renderer.viewBoxF(), QRectF(0, 0, 800, 500));
+        QCOMPARE(renderer.viewBoxF(), QRectF(0, 0, 2400, 1500));
 
         const QByteArray pdf = view.encode(PlotView::ImageFormat::Pdf, 800, 500);
         QVERIFY(pdf.startsWith("%PDF"));
         QVERIFY(pdf.contains("%%EOF"));
-        // The page is the figure's size in points: 800 x 500.
-        const QRegularExpression mediaBox(R"(/MediaBox \[0 0 800(\.0*)? 500(\.0*)?\])");
-        QVERIFY2(mediaBox.match(QString::fromLatin1(pdf)).hasMatch(), "no 800 x 500 pt MediaBox");
+        const QRegularExpression mediaBox(R"(/MediaBox \[0 0 600(\.0*)? 375(\.0*)?\])");
+        QVERIFY2(mediaBox.match(QString::fromLatin1(pdf)).hasMatch(), "no 600 x 375 pt MediaBox");
 
         QVERIFY(view.encode(PlotView::ImageFormat::Png, 0, 500).isEmpty());
         QVERIFY(view.toImage(0, 10).isNull());
+    }
+
+    // A print size: the PDF page and the SVG are exactly that many millimetres (1 pt =
+    // 25.4/72 mm), the PNG has mm / 25.4 * dpi pixels and says its dpi.
+    void encodesPrintSizes_data()
+    {
+        QTest::addColumn<double>("widthMm");
+        QTest::addColumn<double>("heightMm");
+        QTest::addColumn<double>("dpi");
+        QTest::newRow("single column") << 89.0 << 66.75 << 600.0;
+        QTest::newRow("double column") << 183.0 << 120.0 << 300.0;
+        QTest::newRow("slide") << 254.0 << 142.875 << 192.0;
+        QTest::newRow("whole points") << 25.4 << 50.8 << 100.0;  // 72 x 144 pt
+    }
+
+    void encodesPrintSizes()
+    {
+        QFETCH(double, widthMm);
+        QFETCH(double, heightMm);
+        QFETCH(double, dpi);
+        PlotView view;
+        view.resize(640, 480);
+        view.setFigure(onePlot({line("a", 1), line("b", -1)}));
+        const PrintSize size{widthMm, heightMm, 8, dpi};
+
+        const QByteArray pdf = view.encode(PlotView::ImageFormat::Pdf, size);
+        const QRegularExpression mediaBox(R"(/MediaBox \[0 0 ([0-9.]+) ([0-9.]+)\])");
+        const QRegularExpressionMatch box = mediaBox.match(QString::fromLatin1(pdf));
+        QVERIFY2(box.hasMatch(), "no MediaBox");
+        // Written to 6 decimals of a point or so: 1e-5 pt.
+        QCOMPARE_LE(std::abs(box.captured(1).toDouble() - widthMm / 25.4 * 72), 1e-5);
+        QCOMPARE_LE(std::abs(box.captured(2).toDouble() - heightMm / 25.4 * 72), 1e-5);
+        // The cross-reference table still points at every object (the box kept its length).
+        const qsizetype xref = pdf.lastIndexOf("\nxref\n");
+        const qsizetype startxref = pdf.lastIndexOf("startxref\n");
+        QVERIFY(xref > 0 && startxref > xref);
+        QCOMPARE(pdf.mid(startxref + 10).split('\n').first().toLongLong(), xref + 1);
+
+        const QByteArray svg = view.encode(PlotView::ImageFormat::Svg, size);
+        const QRegularExpression svgSize(R"(<svg width="([0-9.]+)mm" height="([0-9.]+)mm")");
+        const QRegularExpressionMatch m = svgSize.match(QString::fromUtf8(svg));
+        QVERIFY2(m.hasMatch(), svg.left(300).constData());
+        QCOMPARE(m.captured(1).toDouble(), widthMm);
+        QCOMPARE(m.captured(2).toDouble(), heightMm);
+        QVERIFY(QSvgRenderer(svg).isValid());
+
+        const QImage png = QImage::fromData(view.encode(PlotView::ImageFormat::Png, size), "PNG");
+        QCOMPARE(png.size(), QSize(int(std::lround(widthMm / 25.4 * dpi)), int(std::lround(heightMm / 25.4 * dpi))));
+        // PNG stores whole dots per metre: dpi to within 0.5 / 39.37.
+        QCOMPARE_LE(std::abs(png.dotsPerMeterX() * 0.0254 - dpi), 0.02);
+        QCOMPARE_LE(std::abs(png.dotsPerMeterY() * 0.0254 - dpi), 0.02);
+        QVERIFY(distinctColours(png) > 3);
+
+        QVERIFY(view.encode(PlotView::ImageFormat::Pdf, PrintSize{0, 10, 8, 300}).isEmpty());
+        QVERIFY(view.encode(PlotView::ImageFormat::Png, PrintSize{10, 10, 8, std::nan("")}).isEmpty());
     }
 
     void sampleImage()

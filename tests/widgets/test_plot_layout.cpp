@@ -7,6 +7,7 @@
 
 #include <qcustomplot.h>
 
+#include <QScrollArea>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -316,6 +317,98 @@ private slots:
             if (wraps)
                 QVERIFY(legend->outerRect().height() <= view.axisRect(0)->rect().height() / 2);
         }
+    }
+
+    // Data in every corner of a short, wide plot and a legend of long names that stays one
+    // column: the headroom could free only part of the legend's height, so it goes below.
+    void legendTallerThanTheHeadroomGoesBelow()
+    {
+        Plot p;
+        p.title = "everywhere";
+        p.xLabel = "x";
+        p.yLabel = "y";
+        for (int k = 0; k < 6; ++k) {
+            Series s;
+            s.name = "a rather long series name number " + std::to_string(k);
+            s.kind = SeriesKind::Scatter;
+            for (int i = 0; i <= 20; ++i)
+                for (int j = 0; j <= 20; ++j) {
+                    s.x.push_back(i / 20.0);
+                    s.y.push_back(j / 20.0);
+                }
+            p.series.push_back(s);
+        }
+        Figure f;
+        f.plots = {p};
+        PlotView view;
+        view.resize(700, 200);
+        view.setFigure(f);
+        view.renderNow();
+        // legendOf finds a legend inside the frame only.
+        QVERIFY2(!legendOf(view.axisRect(0)),
+                 qPrintable(QString("legend inside a frame %1 px high").arg(view.axisRect(0)->rect().height())));
+    }
+
+    // A legend below its plot that took two columns for its names at one width keeps every
+    // name inside its column as the view changes width (names wrap to a column's width, not
+    // the plot's). Seen in presentation mode with wvo-rats' contour names.
+    void legendBelowNamesFitTheirColumns()
+    {
+        std::vector<Series> series;
+        for (const char* name : {"Original posterior p(theta | y) (50% and 90% regions)",
+                                 "Unweighted virtual p(theta | y~) (50% and 90% regions)",
+                                 "Weighted virtual p(theta | y~, w) (50% and 90% regions)"})
+            series.push_back(line(name, 1.0));
+        Figure f;
+        for (int i = 0; i < 6; ++i)
+            f.plots.push_back(onePlot(series, "plot " + std::to_string(i)).plots.front());
+        PlotView view;
+        view.setFontScale(1.6);
+        int checked = 0, wide = 0;
+        for (const int width : {300, 640, 900, 500, 1200, 640}) {
+            view.resize(width, 2000);
+            view.setFigure(f);
+            view.renderNow();
+            view.renderNow();
+            for (QCPLayoutElement* element : view.customPlot()->plotLayout()->elements(true)) {
+                auto* legend = qobject_cast<QCPLegend*>(element);
+                if (!legend || legend->layout() == nullptr || qobject_cast<QCPLayoutInset*>(legend->layout()))
+                    continue;
+                wide += legend->columnCount() > 1;
+                for (int k = 0; k < legend->itemCount(); ++k) {
+                    QCPAbstractLegendItem* item = legend->item(k);
+                    if (!item)  // a cell left empty by the wrap
+                        continue;
+                    QCOMPARE_GE(item->outerRect().width(), item->minimumOuterSizeHint().width());
+                    ++checked;
+                }
+            }
+        }
+        QCOMPARE_GT(checked, 0);
+        qDebug() << "legend items checked" << checked << "in legends of several columns" << wide;
+    }
+
+    // Six plots in a scroll area 300 px high (a 1280 x 720 window) get rows of at least
+    // PlotView::kLeastFrameEms ems of frame: the view scrolls instead of crushing every frame.
+    void manyRowsScrollRatherThanCrush()
+    {
+        std::vector<Series> one{line("a", 1.0)};
+        Figure f;
+        for (int i = 0; i < 6; ++i)
+            f.plots.push_back(onePlot(one, "plot " + std::to_string(i)).plots.front());
+        QScrollArea area;
+        area.setWidgetResizable(true);
+        auto* view = new PlotView;
+        area.setWidget(view);
+        area.resize(700, 300);
+        view->setFigure(f);
+        area.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&area));
+        view->renderNow();
+        const double em = PlotView::kScreenFontPt * view->logicalDpiY() / 72.0;
+        for (int i = 0; i < 6; ++i)
+            QCOMPARE_GE(view->axisRect(i)->rect().height(), int(5 * em));
+        QCOMPARE_GE(view->height(), int(3 * (PlotView::kLeastFrameEms + 3.5) * em));
     }
 };
 

@@ -4,9 +4,11 @@
 
 #include <qcustomplot.h>
 
+#include <QResizeEvent>
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 namespace evx {
@@ -60,7 +62,7 @@ PlotView::PlotView(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
-    setMinimumSize(240, 180);
+    setMinimumWidth(240);  // the height follows the figure's rows (minimumSizeHint)
 
     m_plot->setAutoAddPlottableToLegend(false);
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
@@ -71,6 +73,7 @@ PlotView::PlotView(QWidget* parent)
     m_plot->setPlottingHint(QCP::phFastPolylines, true);
     m_plot->setPlottingHint(QCP::phCacheLabels, true);
     m_plot->setMouseTracking(true);
+    m_scale = screenScale();
     m_plot->installEventFilter(this);
 
     m_overlay = m_plot->layer(QStringLiteral("overlay"));
@@ -81,16 +84,29 @@ PlotView::PlotView(QWidget* parent)
     m_overlay->setMode(QCPLayer::lmBuffered);
 
     connect(m_plot, &QCustomPlot::beforeReplot, this, [this] {
-        // A hidden widget gets no resize events; keep the viewport at the widget's size so
-        // benchmarks and exports of a never-shown view lay out as they would on screen.
-        if (!isVisible() && m_plot->size() != size()) {
-            m_plot->setGeometry(rect());
-            m_plot->setViewport(m_plot->rect());
-        }
+        syncHiddenViewport();
         m_replotTimer.start();
     });
     connect(m_plot, &QCustomPlot::afterReplot, this, [this] {
         m_lastRenderMs = m_replotTimer.nsecsElapsed() * 1e-6;
+        // Legends, tick counts and wrapped labels follow the room the last layout gave
+        // them; a change (after a resize or a new figure) redraws once more, never in a loop.
+        if (!m_tickRefitQueued) {
+            bool changed = false;
+            if (m_plot->viewport().size() != m_placedFor) {
+                m_placedFor = m_plot->viewport().size();
+                keepFlowColumns();
+                applyLocksOrFit();
+                changed = true;
+            }
+            changed = fitToRoom() || changed;
+            if (changed) {
+                m_tickRefitQueued = true;
+                m_plot->replot(QCustomPlot::rpQueuedReplot);
+            }
+        } else {
+            m_tickRefitQueued = false;
+        }
         if (m_newFigurePending) {
             m_newFigurePending = false;
             emit rendered();
@@ -107,6 +123,16 @@ PlotView::~PlotView()
     disconnect(m_plot, nullptr, this, nullptr);
     delete m_plot;
     m_plot = nullptr;
+}
+
+void PlotView::syncHiddenViewport()
+{
+    // A hidden widget gets no resize events; keep the viewport at the widget's size so
+    // benchmarks and exports of a never-shown view lay out as they would on screen.
+    if (!isVisible() && m_plot->size() != size()) {
+        m_plot->setGeometry(rect());
+        m_plot->setViewport(m_plot->rect());
+    }
 }
 
 void PlotView::renderNow()
@@ -127,6 +153,65 @@ QString PlotView::keyFor(int plotIndex, const QString& name) const
     if (plot.legend == LegendPlace::Shared)
         return QStringLiteral("(shared legend)/") + name;
     return QString::fromStdString(plot.title) + QLatin1Char('/') + name;
+}
+
+int PlotView::flowColumns() const
+{
+    const double em = m_scale.fontPt * m_scale.unitsPerPt;
+    const QSize view = m_plot->viewport().size();
+    return m_figure.plots.size() > 3 && (view.width() >= kTwoColumnEms * em || view.width() >= 0.8 * view.height()) ? 2 : 1;
+}
+
+void PlotView::keepFlowColumns()
+{
+    if (!m_plots.empty() && !hasExplicitGrid() && flowColumns() != m_builtFlowColumns) {
+        captureLockedRanges();
+        rebuild();
+        applyLocksOrFit();
+        updateGeometry();  // another count of rows
+    }
+}
+
+void PlotView::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    if (event->size().width() != event->oldSize().width())
+        updateGeometry();  // titles and legends wrap to other line counts
+}
+
+QSize PlotView::minimumSizeHint() const
+{
+    const double em = m_scale.fontPt * m_scale.unitsPerPt;
+    double least = 0;
+    if (hasExplicitGrid()) {
+        int rows = 0;
+        for (const Plot& p : m_figure.plots)
+            rows = std::max(rows, p.row + 1);
+        least = (rows * kLeastGridRowEms + 4) * em;  // 4: the bottom row's tick and axis labels
+    } else {
+        const int count = static_cast<int>(m_figure.plots.size());
+        const int columns = std::max(m_builtFlowColumns, 1);
+        const double cell = std::max(10.0, width() / double(columns) / em);  // in ems
+        std::vector<double> rows(std::size_t((count + columns - 1) / columns), 0.0);
+        for (int i = 0; i < count; ++i) {
+            const Plot& p = m_figure.plots[std::size_t(i)];
+            double height = kLeastFrameEms + 3.5;  // 3.5: x tick labels and axis label
+            if (p.showTitle && !p.title.empty())
+                height += 1.3 * 1.2 * std::ceil(0.6 * 1.2 * double(p.title.size()) / cell);
+            std::size_t entries = 0, longest = 0;
+            for (const Series& s : p.series)
+                entries += !s.name.empty(), longest = std::max(longest, s.name.size());
+            for (const Band& b : p.bands)
+                entries += !b.name.empty(), longest = std::max(longest, b.name.size());
+            // A legend of three or more entries wider than half its cell goes below it (placeLegend).
+            if (entries >= 3 && (0.55 * double(longest) + 4) > 0.5 * cell)
+                height += 1.6 * double(entries) * std::ceil(0.55 * double(longest) / std::max(8.0, cell - 4));
+            rows[std::size_t(i / columns)] = std::max(rows[std::size_t(i / columns)], height);
+        }
+        for (double h : rows)
+            least += h * em;
+    }
+    return QSize(240, std::max(180, static_cast<int>(std::ceil(least))));
 }
 
 bool PlotView::hasExplicitGrid() const
@@ -154,6 +239,7 @@ void PlotView::setFigure(const Figure& figure)
 {
     // A figure like the last one (the usual case while a parameter moves or a run streams
     // progress) only updates data: a pan in progress, the hover read-out and the legend stay.
+    syncHiddenViewport();  // legends are placed for the size the view will have
     const bool reuse = !m_plots.empty() && sameStructure(m_figure, figure);
     captureLockedRanges();
     m_figure = figure;
@@ -164,6 +250,8 @@ void PlotView::setFigure(const Figure& figure)
         updateHover(m_hoverPos);
     m_newFigurePending = true;
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+    if (!reuse)
+        updateGeometry();  // another count of rows
 }
 
 void PlotView::rebuild()
@@ -172,14 +260,16 @@ void PlotView::rebuild()
     QCPLayoutGrid* layout = m_plot->plotLayout();
     const int count = static_cast<int>(m_figure.plots.size());
     if (count == 0) {
-        auto* text = new QCPTextElement(m_plot, tr("No figure yet"), sizedFont(font(), 12));
+        auto* text = new QCPTextElement(m_plot, tr("No figure yet"), textFont(12 / kScreenFontPt));
         text->setTextColor(QColor(140, 140, 140));
         layout->addElement(0, 0, text);
         return;
     }
-    // Either every plot names its cell, or they flow into one column (two beyond three plots).
+    // Either every plot names its cell, or they flow into one column (two beyond three plots,
+    // when the width holds two).
     const bool explicitGrid = hasExplicitGrid();
-    const int flowColumns = count > 3 ? 2 : 1;
+    const int flowColumns = this->flowColumns();
+    m_builtFlowColumns = flowColumns;
     auto cellOf = [&](int i) {
         const Plot& p = m_figure.plots[static_cast<std::size_t>(i)];
         return explicitGrid ? std::pair(p.row, p.column) : std::pair(i / flowColumns, i % flowColumns);
@@ -204,12 +294,12 @@ void PlotView::rebuild()
         auto* cell = new QCPLayoutGrid;
         layout->addElement(row, column, cell);
         cell->setRowSpacing(0);
-        cell->setColumnSpacing(4);
+        cell->setColumnSpacing(ilen(4));
         const Plot& plot = m_figure.plots[static_cast<std::size_t>(i)];
         int rectRow = 0;
         if (!plot.title.empty() && plot.showTitle) {
-            auto* title = new QCPTextElement(m_plot, QString::fromStdString(plot.title), sizedFont(font(), 11, true));
-            title->setMargins(QMargins(4, 4, 4, 0));
+            auto* title = new QCPTextElement(m_plot, QString::fromStdString(plot.title), textFont(1.2, true));
+            title->setMargins(QMargins(ilen(4), ilen(4), ilen(4), 0));
             cell->addElement(0, 0, title);
             rectRow = 1;
         }
@@ -220,11 +310,12 @@ void PlotView::rebuild()
         if (explicitGrid)
             rect->setMarginGroup(QCP::msTop | QCP::msBottom, rowGroups[static_cast<std::size_t>(row)]);
         m_plots[static_cast<std::size_t>(i)].rect = rect;
+        m_plots[static_cast<std::size_t>(i)].cell = cell;
         buildPlot(i, cell, rectRow);
     }
     buildSharedLegend(explicitGrid);
-    layout->setColumnSpacing(12);
-    layout->setRowSpacing(6);
+    layout->setColumnSpacing(ilen(12));
+    layout->setRowSpacing(ilen(6));
     createHoverItems();
 }
 

@@ -9,8 +9,14 @@
 // line series at the cursor. A plot the user has panned or zoomed keeps its ranges through
 // later figures with the same axis labels ("zoom lock") until resetView() or a double-click;
 // other plots fit their visible data.
+//
+// Sizes: every font, line width, tick length, marker, legend and margin derives from one
+// font size in points and the resolution drawn at (layout units per point), so a figure
+// keeps its proportions on screen, in presentation mode (setFontScale) and in an export of
+// any physical size (PrintSize). The number of ticks follows the room each axis has.
 
 #include "core/figure.h"
+#include "plot/print_size.h"
 
 #include <QBrush>
 #include <QElapsedTimer>
@@ -26,6 +32,7 @@ class QCustomPlot;
 class QCPAbstractItem;
 class QCPAbstractLegendItem;
 class QCPAbstractPlottable;
+class QCPAxis;
 class QCPAxisRect;
 class QCPBarsGroup;
 class QCPColorMap;
@@ -63,12 +70,43 @@ public:
     // Lock a plot's current ranges, as a pan or wheel zoom with the mouse does.
     void markUserZoomed(int plotIndex);
 
-    // Exports render offscreen at the given size; the widget on screen is unchanged.
-    // Hover read-outs are never exported, nor legend entries of hidden series.
-    QImage toImage(int width, int height);
+    // Text on screen is kScreenFontPt times the font scale (1 normally, larger in presentation
+    // mode); lines, marks and gaps follow. Changing it rebuilds the plot; zoom locks stay.
+    static constexpr double kScreenFontPt = 9;
+    void setFontScale(double scale);
+    // A row of flowing plots gets at least a frame of kLeastFrameEms ems with its tick and axis
+    // labels, its title's lines and the lines of a legend that goes below a narrow cell (as
+    // naturalHeightMm estimates them, at the view's width); a row of a grid that names its cells
+    // (a corner plot, whose frames carry no title) kLeastGridRowEms. A window shorter than that
+    // scrolls the view (MainWindow) instead of crushing it.
+    QSize minimumSizeHint() const override;
+    static constexpr double kLeastFrameEms = 7, kLeastGridRowEms = 7;
+    double fontScale() const { return m_fontScale; }
+
+    // Exports render offscreen; the widget on screen is unchanged. Hover read-outs are never
+    // exported, nor legend entries of hidden series.
+    QImage toImage(int width, int height);  // at the screen's sizes, e.g. for the clipboard
     enum class ImageFormat { Png, Pdf, Svg };  // PDF and SVG are vector
-    // The bytes of an image file of the figure at the given size; empty if rendering failed.
+    // The bytes of an image file of the figure; empty if rendering failed.
+    QByteArray encode(ImageFormat format, const PrintSize& size);
+    // Pixels at 96 per inch with the screen's text size.
     QByteArray encode(ImageFormat format, int width, int height);
+
+    // The height that suits the figure's grid of plots when only a width is asked for: each
+    // plot's frame 0.6 times as high as wide (square in a grid that names its cells, a corner
+    // plot), plus room for its title, tick labels and axis label at fontPt.
+    // At most a page's height (250 mm) or, if wider, the width.
+    static double naturalHeightMm(const evx::Figure& figure, double widthMm, double fontPt);
+    static constexpr double kMaxNaturalHeightMm = 250;
+
+    // What an export at `size` lays out, in its layout units (PNG pixels; a quarter point for
+    // PDF and SVG): the page, and every title, axis label, tick label and legend, for tests
+    // that nothing leaves the page or overlaps.
+    struct TextBox {
+        QString what;  // e.g. "plot 2 x tick 0.5", "legend 0"
+        QRectF rect;
+    };
+    std::vector<TextBox> exportLayout(ImageFormat format, const PrintSize& size);
 
     // Hidden series (and bands) by key "plot title/series name"; kept across figures.
     QStringList hiddenSeries() const;
@@ -84,6 +122,13 @@ signals:
     void pointClicked(int plotIndex, double x, double y);  // left click (no drag) in a plot
 
 private:
+    // Layout units per point and the base font size they are drawn with.
+    struct Scale {
+        double fontPt = kScreenFontPt;
+        double unitsPerPt = PrintSize::kScreenDpi / PrintSize::kPointsPerInch;
+        bool operator==(const Scale&) const = default;
+    };
+
     // One legend entry: a series (one plottable) or a band (upper and lower edge graphs).
     struct Entry {
         QString name;
@@ -99,6 +144,10 @@ private:
     struct PlotItems {
         QCPAxisRect* rect = nullptr;
         QCPLegend* legend = nullptr;
+        QCPLayoutGrid* cell = nullptr;
+        int rectRow = 0;  // the axis rect's row in the cell (1 under a title)
+        bool xShared = false, yShared = false;  // tick labels left to a neighbour (corner plots)
+        bool bareDensity = false;  // a corner plot's diagonal without a y label: no y tick labels
         std::vector<Entry> entries;
         std::vector<QCPColorMap*> maps;  // by Plot::heatMaps index; nullptr if not drawable
         std::vector<QCPAbstractItem*> markerItems;
@@ -111,14 +160,37 @@ private:
     };
 
     bool eventFilter(QObject* watched, QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
     // plot_view.cpp: rebuild or update in place
+    void syncHiddenViewport();
     void rebuild();
     bool updateData();  // false if the plottables no longer fit the data
     void clearPlot();
     QString keyFor(int plotIndex, const QString& name) const;  // shared-legend plots share keys
     bool hasExplicitGrid() const;  // every plot names its grid cell
+    // Plots that name no cell flow into two columns beyond three plots, if a column can be
+    // kTwoColumnEms / 2 ems wide or the view is not much taller than wide (a screen); else one
+    // (a journal column).
+    static constexpr double kTwoColumnEms = 64;
+    int flowColumns() const;
+    void keepFlowColumns();  // rebuilds if the viewport now wants another count
     std::vector<QCPLegend*> legends() const;
+
+    // plot_view_scale.cpp: sizes from the scale, ticks from the room, export layouts
+    Scale screenScale() const;
+    double len(double screenPixels) const;  // a length tuned at 9 pt on a 96 dpi screen, scaled
+    int ilen(double screenPixels) const;
+    QFont textFont(double relativeSize, bool bold = false) const;
+    void styleAxis(QCPAxis* axis) const;
+    void layOut();     // the layout QCustomPlot would compute for a replot now
+    bool fitToRoom();  // tick counts and wrapped labels for the room the layout gave; true if any changed
+    void layOutForSize(); // legends, ranges, ticks and labels settled at the viewport's size
+    bool equaliseGridCells();
+    QSizeF labelRoom(std::size_t index) const;
+    double columnRoom(const PlotItems& items) const;
+    void setScale(const Scale& scale);
+    std::vector<TextBox> textBoxes() const;
 
     // plot_view_build.cpp: plottables and items for one plot
     void buildPlot(int index, QCPLayoutGrid* cell, int rectRow);
@@ -136,6 +208,9 @@ private:
     // plot_view_state.cpp: ranges, zoom lock, visibility
     void fitToData(int index);
     void placeLegend(int index);  // plot_view_legend.cpp
+    void setLegendBelow(int index, bool below);
+    void fitLegendBelow(int index, double width);  // as many columns as the width holds
+    void shareGridAxes();  // corner plots: a column shares x, a row shares y
     void captureLockedRanges();
     void applyLocksOrFit();
     void applyVisibility(int index, Entry& entry);
@@ -178,6 +253,12 @@ private:
     int m_pressPlot = -1;  // left press inside a plot that may become a click or a drag
     QPointF m_pressPos;
     bool m_dragged = false;
+
+    Scale m_scale;
+    double m_fontScale = 1;
+    bool m_tickRefitQueued = false;
+    QSize m_placedFor;  // viewport size the legends were last placed for
+    int m_builtFlowColumns = 1;
 
     QElapsedTimer m_replotTimer;
     double m_lastRenderMs = 0;

@@ -26,16 +26,6 @@ QVector<double> toQVector(const std::vector<double>& v, std::size_t n)
     return QVector<double>(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(n));
 }
 
-void styleAxis(QCPAxis* axis, const QFont& base)
-{
-    axis->setLabelFont(sizedFont(base, 10));
-    axis->setTickLabelFont(sizedFont(base, 9));
-    axis->setLabelPadding(4);
-    axis->setTickLabelPadding(4);
-    axis->grid()->setPen(QPen(QColor(0, 0, 0, 28), 0, Qt::SolidLine));
-    axis->grid()->setZeroLinePen(QPen(QColor(0, 0, 0, 60), 0, Qt::SolidLine));
-}
-
 // Smallest positive gap between consecutive sorted x; 1 if there is none.
 double barSpacing(QVector<double> keys)
 {
@@ -55,6 +45,7 @@ void PlotView::buildPlot(int index, QCPLayoutGrid* cell, int rectRow)
 {
     const Plot& plot = m_figure.plots[static_cast<std::size_t>(index)];
     PlotItems& items = m_plots[static_cast<std::size_t>(index)];
+    items.rectRow = rectRow;
     QCPAxisRect* rect = items.rect;
     QCPAxis* xAxis = rect->axis(QCPAxis::atBottom);
     QCPAxis* yAxis = rect->axis(QCPAxis::atLeft);
@@ -76,19 +67,22 @@ void PlotView::buildPlot(int index, QCPLayoutGrid* cell, int rectRow)
         xAxis->setSubTicks(false);
     }
     rect->setupFullAxesBox(true);  // a closed frame; top and right follow bottom and left
-    if (integerBars) {
-        rect->axis(QCPAxis::atTop)->setTicker(xAxis->ticker());
+    // Shared tickers: the frame's ticks stay opposite the labelled ones when the count of
+    // ticks adapts to the room (fitToRoom).
+    rect->axis(QCPAxis::atTop)->setTicker(xAxis->ticker());
+    rect->axis(QCPAxis::atRight)->setTicker(yAxis->ticker());
+    if (integerBars)
         rect->axis(QCPAxis::atTop)->setSubTicks(false);
-    }
-    if (plot.logY)
-        rect->axis(QCPAxis::atRight)->setTicker(yAxis->ticker());
     for (QCPAxis* axis : rect->axes())
-        styleAxis(axis, font());
+        styleAxis(axis);
     rect->setRangeDrag(Qt::Horizontal | Qt::Vertical);
     rect->setRangeZoom(Qt::Horizontal | Qt::Vertical);
     rect->setRangeDragAxes(xAxis, yAxis);
     rect->setRangeZoomAxes(xAxis, yAxis);
-    rect->insetLayout()->setMargins(QMargins(8, 8, 8, 8));
+    rect->insetLayout()->setMargins(QMargins(ilen(8), ilen(8), ilen(8), ilen(8)));
+    // Room for the halves of the outermost tick labels, which reach past the frame's corners.
+    rect->setMinimumMargins(QMargins(0, ilen(7), ilen(14), 0));
+    rect->setMinimumSize(ilen(60), ilen(45));  // a frame never shrinks below its labels' length
 
     // Colours: explicit indices first, then -1 takes the next free one (series before bands).
     std::vector<bool> used(static_cast<std::size_t>(Palette::seriesColourCount()), false);
@@ -162,11 +156,13 @@ QCPLegend* PlotView::newLegend(QCPLayoutInset* inset, Qt::Alignment alignment)
     inset->addElement(legend, alignment);  // gives it its QCustomPlot, which setLayer needs
     legend->setLayer(QStringLiteral("legend"));
     legend->setBrush(QColor(255, 255, 255, 210));
-    legend->setBorderPen(QPen(QColor(0, 0, 0, 70)));
-    legend->setFont(sizedFont(font(), 9));
-    legend->setIconSize(22, 12);
+    legend->setBorderPen(QPen(QColor(0, 0, 0, 70), len(1)));
+    legend->setFont(textFont(1.0));
+    legend->setIconSize(ilen(22), ilen(12));
+    legend->setIconTextPadding(ilen(7));
     legend->setRowSpacing(0);
-    legend->setMargins(QMargins(6, 3, 6, 3));
+    legend->setColumnSpacing(ilen(8));
+    legend->setMargins(QMargins(ilen(6), ilen(3), ilen(6), ilen(3)));
     legend->setSelectableParts(QCPLegend::spNone);
     return legend;
 }
@@ -175,7 +171,7 @@ void PlotView::addLegendItem(QCPLegend* legend, Entry& entry)
 {
     entry.plottables.front()->addToLegend(legend);
     entry.legendItem = legend->itemWithPlottable(entry.plottables.front());
-    entry.legendItem->setMargins(QMargins(0, 1, 0, 2));  // items clip to their rect: room for descenders
+    entry.legendItem->setMargins(QMargins(0, ilen(1), 0, ilen(2)));  // items clip to their rect: room for descenders
 }
 
 void PlotView::buildSharedLegend(bool explicitGrid)
@@ -195,7 +191,8 @@ void PlotView::buildSharedLegend(bool explicitGrid)
             continue;
         auto* host = new QCPAxisRect(m_plot, false);
         layout->addElement(0, c, host);
-        legend = newLegend(host->insetLayout(), Qt::AlignCenter);
+        // Top right: a legend wider than its cell reaches left over the empty cells beside it.
+        legend = newLegend(host->insetLayout(), Qt::AlignTop | Qt::AlignRight);
     }
     if (!legend) {
         PlotItems& first = m_plots[static_cast<std::size_t>(shared.front())];
@@ -227,7 +224,7 @@ void PlotView::addSeries(int index, Entry& entry)
     QColor colour = entry.colour;
     if (s.emphasis < 0)
         colour.setAlpha(90);
-    const double width = s.emphasis > 0 ? 2 * kLineWidth : kLineWidth;
+    const double width = len(s.emphasis > 0 ? 2 * kLineWidth : kLineWidth);
     QPen pen(colour, width, s.dashed ? Qt::DashLine : Qt::SolidLine);
     if (s.dashed)
         pen.setCapStyle(Qt::FlatCap);  // 8 px dashes, 4 px gaps; FastGraph matches this on screen
@@ -245,7 +242,7 @@ void PlotView::addSeries(int index, Entry& entry)
             }
             bars->setBarsGroup(m_barsGroups.back());
         }
-        pen.setWidthF(1.0);
+        pen.setWidthF(len(1.0));
         bars->setPen(pen);
         QColor fill = entry.colour;
         fill.setAlpha(200);
@@ -265,7 +262,8 @@ void PlotView::addSeries(int index, Entry& entry)
             graph->setLineStyle(QCPGraph::lsNone);
             QColor fill = entry.colour;
             fill.setAlpha(200);
-            graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, entry.colour.darker(115), fill, 7));
+            graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(entry.colour.darker(115), len(1)),
+                                                   fill, len(7)));
         }
         plottable = graph;
     }
@@ -315,8 +313,8 @@ void PlotView::addBand(int index, Entry& entry)
 
     auto* upper = new FastGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
     auto* lower = new FastGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
-    upper->setPen(QPen(edge, 1.0));
-    lower->setPen(QPen(edge, 1.0));
+    upper->setPen(QPen(edge, len(1.0)));
+    lower->setPen(QPen(edge, len(1.0)));
     upper->setBrush(fill);
     upper->setChannelFillGraph(lower);
     upper->setName(entry.name);
@@ -354,11 +352,11 @@ QCPColorMap* PlotView::addHeatMap(int index, const HeatMap& map, QCPLayoutGrid* 
     auto* scale = new QCPColorScale(m_plot);
     cell->addElement(row, column, scale);
     scale->setType(QCPAxis::atRight);
-    scale->setBarWidth(12);
+    scale->setBarWidth(ilen(12));
     scale->setRangeDrag(false);
     scale->setRangeZoom(false);
     scale->setLabel(QString::fromStdString(map.name));
-    styleAxis(scale->axis(), font());
+    styleAxis(scale->axis());
     colourMap->setColorScale(scale);
     colourMap->setGradient(Palette::viridis());
     auto* group = new QCPMarginGroup(m_plot);  // colour bar as tall as the axis rect
@@ -418,7 +416,7 @@ void PlotView::addMarkers(int index)
         }
         line->point1->setCoords(m.x, 0.0);
         line->point2->setCoords(m.x, 1.0);
-        line->setPen(QPen(Palette::referenceColour(), 1.5, Qt::DotLine));
+        line->setPen(QPen(Palette::referenceColour(), len(1.5), Qt::DotLine));
         line->setSelectable(false);
 
         const auto next = std::upper_bound(xs.begin(), xs.end(), m.x);
@@ -431,11 +429,12 @@ void PlotView::addMarkers(int index)
         label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
         label->position->setCoords(m.x, 0.0);
         label->setPositionAlignment(Qt::AlignTop | (labelLeft ? Qt::AlignRight : Qt::AlignLeft));
+        label->setProperty("evxPreferLeft", labelLeft);
         label->setText(QString::fromStdString(m.name));
-        label->setFont(sizedFont(font(), 9));
+        label->setFont(textFont(1.0));
         label->setColor(Palette::referenceColour());
         label->setBrush(QColor(255, 255, 255, 200));
-        label->setPadding(QMargins(4, 2, 4, 2));
+        label->setPadding(QMargins(ilen(4), ilen(2), ilen(4), ilen(2)));
         label->setSelectable(false);
         items.markerItems.push_back(line);
         items.markerItems.push_back(label);

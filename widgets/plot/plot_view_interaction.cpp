@@ -158,7 +158,7 @@ void PlotView::createHoverItems()
 {
     m_hoverLine = new QCPItemStraightLine(m_plot);
     m_hoverLine->setLayer(m_overlay);
-    m_hoverLine->setPen(QPen(QColor(90, 90, 90), 1, Qt::DashLine));
+    m_hoverLine->setPen(QPen(QColor(90, 90, 90), len(1), Qt::DashLine));
     m_hoverLine->setSelectable(false);
     m_hoverLine->setVisible(false);
     m_hoverText = new QCPItemText(m_plot);
@@ -167,10 +167,10 @@ void PlotView::createHoverItems()
     m_hoverText->position->setType(QCPItemPosition::ptAbsolute);
     m_hoverText->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
     m_hoverText->setTextAlignment(Qt::AlignLeft);
-    m_hoverText->setFont(sizedFont(font(), 9));
-    m_hoverText->setPadding(QMargins(6, 4, 6, 4));
+    m_hoverText->setFont(textFont(1.0));
+    m_hoverText->setPadding(QMargins(ilen(6), ilen(4), ilen(6), ilen(4)));
     m_hoverText->setBrush(QColor(255, 255, 255, 230));
-    m_hoverText->setPen(QPen(QColor(0, 0, 0, 90)));
+    m_hoverText->setPen(QPen(QColor(0, 0, 0, 90), len(1)));
     m_hoverText->setSelectable(false);
     m_hoverText->setVisible(false);
     // One tracer per line series, made now: adding one later to the buffered overlay layer
@@ -189,7 +189,7 @@ QCPItemTracer* PlotView::hoverTracer(std::size_t i)
         auto* tracer = new QCPItemTracer(m_plot);
         tracer->setLayer(m_overlay);
         tracer->setStyle(QCPItemTracer::tsCircle);
-        tracer->setSize(7);
+        tracer->setSize(len(7));
         tracer->setSelectable(false);
         tracer->setVisible(false);
         m_hoverTracers.push_back(tracer);
@@ -218,7 +218,7 @@ void PlotView::updateHover(const QPointF& pos)
         t->setClipAxisRect(rect);
         t->position->setAxes(xAxis, yAxis);
         t->position->setCoords(x, y);
-        t->setPen(QPen(colour.darker(120), 1.5));
+        t->setPen(QPen(colour.darker(120), len(1.5)));
         t->setBrush(QColor(255, 255, 255, 220));
         t->setVisible(true);
     };
@@ -279,7 +279,7 @@ void PlotView::updateHover(const QPointF& pos)
     const QSize box = QFontMetrics(m_hoverText->font()).boundingRect(QRect(), Qt::AlignLeft, text).size() +
                       QSize(pad.left() + pad.right(), pad.top() + pad.bottom());
     const QRect area = rect->rect();
-    constexpr int offset = 14;
+    const double offset = len(14);
     double left = pos.x() + offset;
     double top = pos.y() + offset;
     if (left + box.width() > area.right())

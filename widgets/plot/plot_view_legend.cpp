@@ -23,30 +23,77 @@ constexpr std::array<Corner, 4> kCorners{{{Qt::AlignTop | Qt::AlignRight, true, 
 
 }  // namespace
 
+void PlotView::setLegendBelow(int index, bool below)
+{
+    PlotItems& items = m_plots[static_cast<std::size_t>(index)];
+    QCPLegend* legend = items.legend;
+    const bool isBelow = legend->layout() == items.cell;
+    if (below == isBelow)
+        return;
+    if (below) {
+        items.rect->insetLayout()->take(legend);
+        items.cell->addElement(items.rectRow + 1, 0, legend);
+        items.cell->setRowStretchFactor(items.rectRow + 1, 0.01);  // as low as its entries need
+        legend->setBorderPen(Qt::NoPen);
+        legend->setBrush(Qt::NoBrush);
+        legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+        legend->setMargins(QMargins(0, ilen(2), 0, 0));
+    } else {
+        items.cell->take(legend);
+        items.cell->simplify();
+        items.rect->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignRight);
+        legend->setBorderPen(QPen(QColor(0, 0, 0, 70), len(1)));
+        legend->setBrush(QColor(255, 255, 255, 210));
+        legend->setFillOrder(QCPLayoutGrid::foRowsFirst, true);
+        legend->setMargins(QMargins(ilen(6), ilen(3), ilen(6), ilen(3)));
+    }
+}
+
+void PlotView::fitLegendBelow(int index, double width)
+{
+    QCPLegend* legend = m_plots[static_cast<std::size_t>(index)].legend;
+    for (int columns = legend->itemCount(); columns >= 1; --columns) {
+        if (legend->wrap() != columns || legend->fillOrder() != QCPLayoutGrid::foColumnsFirst) {
+            legend->setWrap(columns);
+            legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+        }
+        if (columns == 1 || legend->minimumOuterSizeHint().width() <= width)
+            break;
+    }
+}
+
 void PlotView::placeLegend(int index)
 {
     const Plot& plot = m_figure.plots[static_cast<std::size_t>(index)];
     const PlotItems& items = m_plots[static_cast<std::size_t>(index)];
-    if (!items.legend || !items.legend->visible() || !plot.heatMaps.empty())
+    if (!items.legend || !items.legend->visible())
         return;
     QCPAxis* xAxis = items.rect->axis(QCPAxis::atBottom);
     QCPAxis* yAxis = items.rect->axis(QCPAxis::atLeft);
 
-    // The legend's share of the rect; before the first layout the rect has no size yet, so
-    // estimate it from the widget and the number of plots.
+    // The legend's share of the plot; before the first layout nothing has a size yet, so
+    // estimate it from the viewport and the number of plots.
+    const QCPLayoutGrid* grid = m_plot->plotLayout();
+    const QSize viewport = m_plot->viewport().size();
+    QSizeF cellSize = items.cell->outerRect().size();
+    if (cellSize.width() >= 50)
+        cellSize.setWidth(std::max(50.0, columnRoom(items)));  // not what a wide legend forced
+    if (cellSize.width() < 50 || cellSize.height() < 50)
+        cellSize = QSizeF(double(viewport.width()) / std::max(grid->columnCount(), 1),
+                          double(viewport.height()) / std::max(grid->rowCount(), 1));
     QSizeF rectSize = items.rect->rect().size();
-    if (rectSize.width() < 50 || rectSize.height() < 50) {
-        const QCPLayoutGrid* grid = m_plot->plotLayout();
-        rectSize = QSizeF(0.85 * width() / std::max(grid->columnCount(), 1),
-                          0.75 * height() / std::max(grid->rowCount(), 1));
-    }
+    if (rectSize.width() < 50 || rectSize.height() < 50)
+        rectSize = QSizeF(0.85 * cellSize.width(), 0.75 * cellSize.height());
+    else if (items.legend->layout() == items.cell)  // the frame's height with the legend inside
+        rectSize.rheight() += items.legend->outerRect().height();
+
     // A legend taller than a third of a wide, short plot spreads over up to three columns
     // (read down each), so that it needs less room above the data.
     const int entries = items.legend->itemCount();
     for (int columns = 1; columns <= 3; ++columns) {
         const int rows = (entries + columns - 1) / columns;
-        if (items.legend->wrap() != rows) {  // placeLegend runs on every update: re-lay only on change
-            items.legend->setWrap(rows);
+        if (items.legend->wrap() != rows || items.legend->fillOrder() != QCPLayoutGrid::foRowsFirst) {
+            items.legend->setWrap(rows);  // placeLegend runs on every update: re-lay only on change
             items.legend->setFillOrder(QCPLayoutGrid::foRowsFirst, true);
         }
         const QSize size = items.legend->minimumOuterSizeHint();
@@ -56,9 +103,24 @@ void PlotView::placeLegend(int index)
         if (size.width() * (columns + 1) / columns > 0.6 * rectSize.width())
             break;
     }
+    // A legend that would still cover much of a small plot goes below it, in as many columns
+    // as the width holds (a column figure, a narrow window, presentation mode).
+    const QSize inside = items.legend->minimumOuterSizeHint();
+    // Not in a short, wide cell (a screen with many plots): there the height below costs more
+    // than the data the legend covers.
+    const bool shortCell = cellSize.height() < 0.5 * cellSize.width();
+    const bool below = inside.width() > 0.6 * cellSize.width() ||
+                       (inside.height() > 0.35 * cellSize.height() && !shortCell);
+    setLegendBelow(index, below);
+    if (below) {
+        fitLegendBelow(index, cellSize.width());
+        return;
+    }
+    if (!plot.heatMaps.empty())
+        return;
     const QSize legendSize = items.legend->minimumOuterSizeHint();
-    const double wf = std::min(0.9, (legendSize.width() + 24) / std::max(rectSize.width(), 1.0));
-    const double hf = std::min(0.9, (legendSize.height() + 20) / std::max(rectSize.height(), 1.0));
+    const double wf = std::min(0.9, (legendSize.width() + len(24)) / std::max(rectSize.width(), 1.0));
+    const double hf = std::min(0.9, (legendSize.height() + len(20)) / std::max(rectSize.height(), 1.0));
 
     const QCPRange xr = xAxis->range();
     const QCPRange yr = yAxis->range();
@@ -107,6 +169,16 @@ void PlotView::placeLegend(int index)
     for (std::size_t c = 1; c < kCorners.size(); ++c)
         if (count[c] < count[best])
             best = c;
+    // Headroom frees at most the top 60% of the frame (below), so a taller legend would still
+    // sit on the data, even in a short cell.
+    const double tallest = (legendSize.height() + len(20)) / std::max(rectSize.height(), 1.0);
+    if (count[best] > 0 && ((!plot.markers.empty() && !shortCell) || tallest > 0.6)) {
+        // Nowhere is free, and headroom would still leave the legend on the data or on the
+        // markers' names.
+        setLegendBelow(index, true);
+        fitLegendBelow(index, cellSize.width());
+        return;
+    }
     if (count[best] > 0) {
         // Nowhere is free: make room above the data and use the freer top corner.
         best = count[1] < count[0] ? 1 : 0;

@@ -5,8 +5,10 @@
 
 #include <qcustomplot.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <set>
 
 namespace evx {
 
@@ -147,6 +149,70 @@ void PlotView::fitToData(int index)
     placeLegend(index);
 }
 
+void PlotView::shareGridAxes()
+{
+    for (PlotItems& items : m_plots)
+        items.xShared = items.yShared = items.bareDensity = false;
+    if (!hasExplicitGrid())
+        return;
+    // A grid that names its cells is a corner plot when it is lower-triangular with its
+    // diagonal: a column shows one parameter along x, a row one along y, and the diagonal a
+    // density. Plots in a column share x, plots off the diagonal in a row share y (an empty
+    // axis label means "as the others"); in another grid only equal labels share. A plot
+    // the user zoomed keeps its own ranges. Tick labels a neighbour below or to the left
+    // repeats are left out.
+    const std::size_t n = m_plots.size();
+    bool corner = true;
+    std::set<int> diagonal;
+    for (const Plot& p : m_figure.plots) {
+        corner = corner && p.row >= p.column;
+        if (p.row == p.column)
+            diagonal.insert(p.row);
+    }
+    int size = 0;
+    for (const Plot& p : m_figure.plots)
+        size = std::max(size, p.row + 1);
+    corner = corner && int(diagonal.size()) == size;
+    auto compatible = [&](const std::string& a, const std::string& b) { return a == b || (corner && (a.empty() || b.empty())); };
+    auto sameAxis = [&](std::size_t i, std::size_t j, bool x) {
+        const Plot& a = m_figure.plots[i];
+        const Plot& b = m_figure.plots[j];
+        if (x)
+            return a.column == b.column && compatible(a.xLabel, b.xLabel);
+        const bool aDiagonal = corner && a.row == a.column, bDiagonal = corner && b.row == b.column;
+        return a.row == b.row && aDiagonal == bDiagonal && !aDiagonal && compatible(a.yLabel, b.yLabel) && a.logY == b.logY;
+    };
+    auto axisOf = [&](std::size_t i, bool x) { return m_plots[i].rect->axis(x ? QCPAxis::atBottom : QCPAxis::atLeft); };
+    for (const bool x : {true, false}) {
+        std::vector<QCPRange> joint(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            joint[i] = axisOf(i, x)->range();
+            if (isUserZoomed(static_cast<int>(i)))
+                continue;
+            for (std::size_t j = 0; j < n; ++j)
+                if (j != i && !isUserZoomed(static_cast<int>(j)) && sameAxis(i, j, x))
+                    joint[i].expand(axisOf(j, x)->range());
+        }
+        for (std::size_t i = 0; i < n; ++i)
+            axisOf(i, x)->setRange(joint[i]);
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        const Plot& a = m_figure.plots[i];
+        // Printed corner plots leave the densities on the diagonal unscaled, but for the one
+        // whose axis the figure labels; the hover read-out still gives values.
+        m_plots[i].bareDensity = corner && a.row == a.column && a.yLabel.empty() && a.row > 0;
+        for (std::size_t j = 0; j < n; ++j) {
+            const Plot& b = m_figure.plots[j];
+            if (b.column == a.column && b.row == a.row + 1 && sameAxis(i, j, true) &&
+                axisOf(i, true)->range() == axisOf(j, true)->range())
+                m_plots[i].xShared = true;
+            if (b.row == a.row && b.column == a.column - 1 && sameAxis(i, j, false) &&
+                axisOf(i, false)->range() == axisOf(j, false)->range())
+                m_plots[i].yShared = true;
+        }
+    }
+}
+
 void PlotView::captureLockedRanges()
 {
     for (std::size_t i = 0; i < m_plots.size() && i < m_locks.size(); ++i) {
@@ -177,6 +243,7 @@ void PlotView::applyLocksOrFit()
             fitToData(static_cast<int>(i));
         }
     }
+    shareGridAxes();
 }
 
 void PlotView::markUserZoomed(int plotIndex)
@@ -205,6 +272,7 @@ void PlotView::resetPlotView(int plotIndex)
     if (plotIndex < static_cast<int>(m_locks.size()))
         m_locks[static_cast<std::size_t>(plotIndex)].locked = false;
     fitToData(plotIndex);
+    shareGridAxes();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -214,6 +282,7 @@ void PlotView::resetView()
         lock.locked = false;
     for (std::size_t i = 0; i < m_plots.size(); ++i)
         fitToData(static_cast<int>(i));
+    shareGridAxes();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -233,6 +302,7 @@ void PlotView::setHiddenSeries(const QStringList& keys)
         if (!isUserZoomed(static_cast<int>(i)))
             fitToData(static_cast<int>(i));
     }
+    shareGridAxes();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -261,6 +331,7 @@ void PlotView::setSeriesVisible(int plotIndex, const QString& seriesName, bool v
         if (touched && !isUserZoomed(index))
             fitToData(index);
     }
+    shareGridAxes();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -291,7 +362,7 @@ void PlotView::applyVisibility(int index, Entry& entry)
         auto* graph = qobject_cast<QCPGraph*>(p);
         if (graph && graph->scatterStyle().shape() != QCPScatterStyle::ssNone) {
             QCPScatterStyle style = graph->scatterStyle();
-            style.setPen(visible ? QPen(entry.colour.darker(115)) : QPen(hiddenColour));
+            style.setPen(QPen(visible ? entry.colour.darker(115) : hiddenColour, len(1)));
             QColor fill = visible ? entry.colour : hiddenColour;
             fill.setAlpha(200);
             style.setBrush(fill);

@@ -3,20 +3,10 @@
 
 #include "core/figure.h"
 
-#include <QFont>
-
 #include <algorithm>
 #include <cmath>
 
 namespace evx {
-
-inline QFont sizedFont(const QFont& base, double pointSize, bool bold = false)
-{
-    QFont font(base);
-    font.setPointSizeF(pointSize);
-    font.setBold(bold);
-    return font;
-}
 
 // Bars at integer x are categories or counts: the x axis then ticks at integers only.
 inline bool hasIntegerBars(const Plot& plot)
