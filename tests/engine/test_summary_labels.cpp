@@ -132,6 +132,13 @@ private slots:
         QTest::newRow("kepler ω + M") << "ue-kepler" << "jeffrey.omega_plus_m.sd" << "deg";
         QTest::newRow("kepler period") << "ue-kepler" << "distributional.P.mean" << "d";
         QTest::newRow("kepler e") << "ue-kepler" << "distributional.e.mean" << "";
+        QTest::newRow("identifiability gain") << "bnn-identifiability" << "log_density_gain" << "nats";
+        QTest::newRow("identifiability C") << "bnn-identifiability" << "c_star" << "";
+        QTest::newRow("uncertainty entropy") << "bnn-uncertainty" << "hmc.epistemic.mean" << "nats";
+        QTest::newRow("uncertainty rms") << "bnn-uncertainty" << "ncai.aleatoric.rms_vs_truth" << "nats";
+        QTest::newRow("uncertainty acceptance") << "bnn-uncertainty" << "hmc.acceptance" << "";
+        QTest::newRow("ncai MI") << "bnn-ncai" << "mi_x_z" << "nats";
+        QTest::newRow("ncai HZ") << "bnn-ncai" << "hz" << "";
         QTest::newRow("gaussian: none") << "ue-gaussian" << "jeffrey.mean" << "";
     }
     void unitsOfRealScenarios()
