@@ -59,6 +59,9 @@ const std::map<std::string, std::string> kComponents = {
     {"sd_plugin", "sd (plug-in)"},
     {"rel_error", "relative error"},
     {"sd_of_means", "sd of the means"},
+    {"total", "total entropy"},
+    {"aleatoric", "aleatoric entropy"},
+    {"epistemic", "epistemic entropy"},
     {"log_sigma2", "log σ²"},
     {"log_sa", "log σₐ"},
     {"rms_vs_hmc", "RMS difference from HMC"},
@@ -179,6 +182,12 @@ std::string summaryDisplayName(const std::string& key)
     std::vector<std::string> rest;
     for (std::size_t i = 1; i < components.size(); ++i)
         rest.push_back(readComponent(components[i]));
+    // "jeffrey.omega.mean" reads "Jeffrey's rule: mean of ω", not "ω mean".
+    const std::string& statistic = components.back();
+    if (rest.size() >= 2 && (statistic == "mean" || statistic == "sd")) {
+        rest.pop_back();
+        return thing + ": " + statistic + " of " + join(rest, " ");
+    }
     return thing + ": " + join(rest, " ");
 }
 

@@ -4,7 +4,8 @@
 // are in JSON and CSV exports; only the window's table uses these names.
 //
 // Names: a key "<thing>.<statistic>" reads "<Thing>: <statistic>", e.g. "jeffrey.sd" →
-// "Jeffrey's rule: sd". Each dot component is looked up whole, then split at '_' and each token
+// "Jeffrey's rule: sd", and "<thing>.<quantity>.mean" reads "<Thing>: mean of <quantity>".
+// Each dot component is looked up whole, then split at '_' and each token
 // looked up (Greek letters, acronyms, "p_x1" → "P(x1)", "k5" → "k = 5"); what no dictionary
 // knows is kept with '_' read as a space. A short table of whole-key exceptions covers keys
 // that read better as one phrase ("test_ll" → "Test log-likelihood", "time.speedup" → "Speed-up").

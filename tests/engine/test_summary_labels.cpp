@@ -67,7 +67,9 @@ private slots:
         QTest::newRow("probability") << "virtual.p_y3" << "Virtual evidence: P(y3)";
         QTest::newRow("index") << "equivalence.lambda_2" << "Equivalence: λ2";
         QTest::newRow("subsample") << "subsample.kl.k15" << "Subsample: KL k = 15";
-        QTest::newRow("greek") << "reference.log_sigma2.sd" << "Reference: log σ² sd";
+        QTest::newRow("greek") << "reference.log_sigma2.sd" << "Reference: sd of log σ²";
+        QTest::newRow("mean of") << "distributional.omega_plus_m.mean" << "Distributional evidence: mean of ω + M";
+        QTest::newRow("entropy") << "mfvi.epistemic.mean" << "MFVI: mean of epistemic entropy";
         QTest::newRow("n as the thing") << "n.virtual" << "Observations: virtual";
         QTest::newRow("n as the statistic") << "samples.n" << "Samples: n";
         QTest::newRow("unknown") << "foo_bar.baz_qux" << "Foo bar: baz qux";

@@ -229,9 +229,9 @@ void TestSummaryAndBrowser::unitsFromParametersAndHints()
     SummaryTable table;
     table.setUnits(schema, {{"*.P.sd", "d"}});
     table.setSummary(s);
-    QCOMPARE(table.nameText("jeffrey.omega.mean"), QString("Jeffrey's rule: ω mean (deg)"));  // parameter
-    QCOMPARE(table.nameText("jeffrey.e.mean"), QString("Jeffrey's rule: e mean"));  // dimensionless
-    QCOMPARE(table.nameText("jeffrey.P.sd"), QString("Jeffrey's rule: P sd (d)"));  // hint
+    QCOMPARE(table.nameText("jeffrey.omega.mean"), QString("Jeffrey's rule: mean of ω (deg)"));  // parameter
+    QCOMPARE(table.nameText("jeffrey.e.mean"), QString("Jeffrey's rule: mean of e"));  // dimensionless
+    QCOMPARE(table.nameText("jeffrey.P.sd"), QString("Jeffrey's rule: sd of P (d)"));  // hint
     QCOMPARE(table.nameText("jeffrey.ess"), QString("Jeffrey's rule: ESS"));
     // The value column stays a bare number, ready to paste into a spreadsheet.
     QCOMPARE(table.valueText("jeffrey.omega.mean"), QString("81.84"));
