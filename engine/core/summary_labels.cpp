@@ -224,7 +224,7 @@ std::string formatSummaryNumber(double value)
     if (std::isnan(value))
         return "–";
     if (std::isinf(value))
-        return value > 0 ? "∞" : "−∞";
+        return value > 0 ? "∞" : "-∞";  // ASCII minus, as in every negative number (pastes as text)
     if (value == 0)
         return "0";
     char buffer[64];

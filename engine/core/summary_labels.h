@@ -19,7 +19,7 @@
 // Numbers: a value v is shown as 0 when |v| < 1e-12 · max(1, max |w|) over the values w of
 // the same statistic (the key's last component), i.e. rounding noise next to its peers, or
 // below 1e-12 when all are tiny; otherwise 6 significant digits, fixed notation for
-// 1e-4 ≤ |v| < 1e6 and "d.ddddd×10ⁿ" outside; integers below 1e15 in full; NaN "–", ±inf "±∞".
+// 1e-4 ≤ |v| < 1e6 and "d.ddddd×10ⁿ" outside; integers below 1e15 in full; NaN "–", inf "∞" and "-∞".
 
 #include "core/figure.h"
 #include "core/parameters.h"

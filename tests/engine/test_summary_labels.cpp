@@ -24,7 +24,7 @@ double parseShown(const QString& text)
         return std::nan("");
     if (text == "∞")
         return INFINITY;
-    if (text == "−∞")
+    if (text == "-∞")
         return -INFINITY;
     const QString superscripts = "⁰¹²³⁴⁵⁶⁷⁸⁹⁻";
     int first = 0;

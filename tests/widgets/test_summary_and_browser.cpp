@@ -111,7 +111,7 @@ void TestSummaryAndBrowser::formatsValues_data()
     QTest::newRow("a large count in full") << 12345678.0 << "12345678";
     QTest::newRow("not a number") << std::numeric_limits<double>::quiet_NaN() << "–";
     QTest::newRow("infinity") << std::numeric_limits<double>::infinity() << "∞";
-    QTest::newRow("minus infinity") << -std::numeric_limits<double>::infinity() << "−∞";
+    QTest::newRow("minus infinity") << -std::numeric_limits<double>::infinity() << "-∞";
 }
 
 void TestSummaryAndBrowser::formatsValues()
