@@ -251,6 +251,7 @@ bool MainWindow::openScenario(const QString& id, const RunInput& input)
     m_input = input;
     m_browser->setCurrent(id);
     m_panel->setSchema(m_scenario->schema(), input.values.empty() ? m_scenario->schema().defaults() : input.values);
+    m_summary->setUnits(m_scenario->schema(), m_scenario->summaryUnits());
     // The new form's widgets are shown from the event loop; measure it after that.
     QTimer::singleShot(0, this, [this] { fitParameterDock(); });
     updateInputActions();

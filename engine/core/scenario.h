@@ -5,6 +5,7 @@
 #include "core/figure.h"
 #include "core/parameters.h"
 #include "core/run_context.h"
+#include "core/summary_labels.h"
 
 #include <array>
 #include <cstdint>
@@ -85,6 +86,10 @@ public:
     // The work this input asks for, one entry per budget; scenarios whose cost grows with
     // their parameters declare it (a closed form needs none).
     virtual std::vector<WorkBudget> workBudget(const RunInput&) const { return {}; }
+
+    // Units of summary keys that no parameter names (e.g. "*.mean" → "m/s²" where every
+    // posterior is over g); the window's summary shows them (core/summary_labels.h).
+    virtual std::vector<SummaryUnit> summaryUnits() const { return {}; }
 
     // What the runner, the window and the command line call: validateRunInput, runWith,
     // then checkSummaryFinite. Throws InvalidParameter, NumericalError or Cancelled.

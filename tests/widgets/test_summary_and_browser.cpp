@@ -60,6 +60,10 @@ private slots:
     void newSummaryReplacesOld();
     void ctrlCCopiesSelectionAsTsv();
     void copyAllIncludesHeaderAndWarnings();
+    void unitsFromParametersAndHints();
+    void timesShareOneUnit_data();
+    void timesShareOneUnit();
+    void roundingNoiseShowsAsZero();
 
     void browserGroupsByTopic();
     void topicItemsAreNotSelectable();
@@ -78,9 +82,14 @@ void TestSummaryAndBrowser::summaryFillsRowsInOrder()
     QCOMPARE(table.horizontalHeaderItem(1)->text(), QString("Value"));
     const QStringList keys{"jeffrey.mean", "jeffrey.sd", "virtual.consistent",
                            "distributional.consistent", "bq.evidence"};
+    const QStringList names{"Jeffrey's rule: mean", "Jeffrey's rule: sd", "Virtual evidence: consistent",
+                            "Distributional evidence: consistent", "BQ: evidence"};
     QCOMPARE(table.rowCount(), keys.size());
-    for (int r = 0; r < keys.size(); ++r)
-        QCOMPARE(table.item(r, 0)->text(), keys[r]);
+    for (int r = 0; r < keys.size(); ++r) {
+        QCOMPARE(table.item(r, 0)->text(), names[r]);
+        QCOMPARE(table.item(r, 0)->toolTip(), keys[r]);  // the stable key stays at hand
+        QCOMPARE(table.nameText(keys[r]), names[r]);
+    }
     QCOMPARE(table.item(1, 1)->text(), QString("0.123457"));
     QCOMPARE(table.valueText("no.such.key"), QString());
 }
@@ -92,9 +101,17 @@ void TestSummaryAndBrowser::formatsValues_data()
     QTest::newRow("six significant digits") << 0.123456789 << "0.123457";
     QTest::newRow("short stays short") << -2.5 << "-2.5";
     QTest::newRow("zero") << 0.0 << "0";
-    QTest::newRow("large") << 1234567.89 << "1.23457e+06";
-    QTest::newRow("small") << 1.5e-7 << "1.5e-07";
-    QTest::newRow("not a number") << std::numeric_limits<double>::quiet_NaN() << "NaN";
+    QTest::newRow("large") << 1234567.89 << "1.23457×10⁶";
+    QTest::newRow("small") << 1.5e-7 << "1.5×10⁻⁷";
+    QTest::newRow("a power of ten") << 1e-9 << "10⁻⁹";
+    QTest::newRow("fixed down to 1e-4") << 1.5e-4 << "0.00015";
+    QTest::newRow("1e-4 itself") << 1e-4 << "0.0001";
+    QTest::newRow("fixed up to 1e6") << 123456.789 << "123457";
+    QTest::newRow("a count in full") << 641280.0 << "641280";
+    QTest::newRow("a large count in full") << 12345678.0 << "12345678";
+    QTest::newRow("not a number") << std::numeric_limits<double>::quiet_NaN() << "–";
+    QTest::newRow("infinity") << std::numeric_limits<double>::infinity() << "∞";
+    QTest::newRow("minus infinity") << -std::numeric_limits<double>::infinity() << "-∞";
 }
 
 void TestSummaryAndBrowser::formatsValues()
@@ -171,7 +188,7 @@ void TestSummaryAndBrowser::ctrlCCopiesSelectionAsTsv()
     table.setRangeSelected(QTableWidgetSelectionRange(0, 0, 1, 1), true);
     QTest::keySequence(&table, QKeySequence::Copy);
     QCOMPARE(QGuiApplication::clipboard()->text(),
-             QString("jeffrey.mean\t1.5\njeffrey.sd\t0.123457"));
+             QString("Jeffrey's rule: mean\t1.5\nJeffrey's rule: sd\t0.123457"));
 
     table.clearSelection();
     table.setRangeSelected(QTableWidgetSelectionRange(2, 1, 3, 1), true);
@@ -195,7 +212,86 @@ void TestSummaryAndBrowser::copyAllIncludesHeaderAndWarnings()
     QGuiApplication::clipboard()->setText("stale");
     copyAll->trigger();
     QCOMPARE(QGuiApplication::clipboard()->text(),
-             QString("Quantity\tValue\na.mean\t1\na.sd\t0.5\n⚠ too few samples"));
+             QString("Quantity\tValue\nA: mean\t1\nA: sd\t0.5\n⚠ too few samples"));
+}
+
+void TestSummaryAndBrowser::unitsFromParametersAndHints()
+{
+    const evx::ParameterSchema schema({
+        evx::realParameter("true_omega", "True ω", "deg", 0, 359, 100, "tip"),
+        evx::realParameter("true_e", "True e", "", 0, 0.9, 0.1, "tip"),
+    });
+    Summary s;
+    s.set("jeffrey.omega.mean", 81.84);
+    s.set("jeffrey.e.mean", 0.075);
+    s.set("jeffrey.P.sd", 0.0028);
+    s.set("jeffrey.ess", 50);
+    SummaryTable table;
+    table.setUnits(schema, {{"*.P.sd", "d"}});
+    table.setSummary(s);
+    QCOMPARE(table.nameText("jeffrey.omega.mean"), QString("Jeffrey's rule: mean of ω (deg)"));  // parameter
+    QCOMPARE(table.nameText("jeffrey.e.mean"), QString("Jeffrey's rule: mean of e"));  // dimensionless
+    QCOMPARE(table.nameText("jeffrey.P.sd"), QString("Jeffrey's rule: sd of P (d)"));  // hint
+    QCOMPARE(table.nameText("jeffrey.ess"), QString("Jeffrey's rule: ESS"));
+    // The value column stays a bare number, ready to paste into a spreadsheet.
+    QCOMPARE(table.valueText("jeffrey.omega.mean"), QString("81.84"));
+}
+
+void TestSummaryAndBrowser::timesShareOneUnit_data()
+{
+    QTest::addColumn<double>("fullMs");
+    QTest::addColumn<double>("incrementalMs");
+    QTest::addColumn<QString>("unit");
+    QTest::addColumn<QString>("full");
+    QTest::addColumn<QString>("incremental");
+    // The largest decides: below 1000 ms all are in ms, from 1000 ms on all are in s.
+    QTest::newRow("all short") << 999.0 << 12.5 << "ms" << "999" << "12.5";
+    QTest::newRow("one long") << 2500.0 << 12.5 << "s" << "2.5" << "0.0125";
+    QTest::newRow("exactly 1000 ms") << 1000.0 << 3.0 << "s" << "1" << "0.003";
+}
+
+void TestSummaryAndBrowser::timesShareOneUnit()
+{
+    QFETCH(double, fullMs);
+    QFETCH(double, incrementalMs);
+    QFETCH(QString, unit);
+    QFETCH(QString, full);
+    QFETCH(QString, incremental);
+    Summary s;
+    s.set("time.full_ms", fullMs);
+    s.set("time.incremental_ms", incrementalMs);
+    s.set("time.speedup", fullMs / incrementalMs);
+    SummaryTable table;
+    table.setSummary(s);
+    QCOMPARE(table.nameText("time.full_ms"), "Time: full (" + unit + ')');
+    QCOMPARE(table.nameText("time.incremental_ms"), "Time: incremental (" + unit + ')');
+    QCOMPARE(table.valueText("time.full_ms"), full);
+    QCOMPARE(table.valueText("time.incremental_ms"), incremental);
+    QCOMPARE(table.nameText("time.speedup"), QString("Speed-up"));  // a ratio, not a time
+}
+
+void TestSummaryAndBrowser::roundingNoiseShowsAsZero()
+{
+    // ue-gaussian-hetero's prior mean is 0 up to quadrature rounding; its peers are O(1).
+    Summary s;
+    s.set("prior.mean", 6.97390247e-17);
+    s.set("jeffrey.mean", 1.72159591);
+    s.set("prior.sd", 2);
+    s.set("kl.reconstruction", 2.35e-14);  // alone in its statistic: below 1e-12 absolute
+    s.set("z.sd", 9.89e-8);                // small but real: a BQ sd
+    s.set("big.mean_abs", 3e6);
+    s.set("small.mean_abs", 2e-6);         // 1e-12 × 3e6 = 3e-6 > 2e-6: noise beside 3e6
+    s.set("other.mean_abs", 4e-6);         // above it: kept
+    SummaryTable table;
+    table.setSummary(s);
+    QCOMPARE(table.valueText("prior.mean"), QString("0"));
+    QCOMPARE(table.valueText("jeffrey.mean"), QString("1.7216"));
+    QCOMPARE(table.valueText("kl.reconstruction"), QString("0"));
+    QCOMPARE(table.valueText("z.sd"), QString("9.89×10⁻⁸"));
+    QCOMPARE(table.valueText("small.mean_abs"), QString("0"));
+    QCOMPARE(table.valueText("other.mean_abs"), QString("4×10⁻⁶"));
+    // The tooltip keeps the number as computed.
+    QCOMPARE(table.item(0, 1)->toolTip(), QString::number(6.97390247e-17, 'g', 17));
 }
 
 void TestSummaryAndBrowser::browserGroupsByTopic()

@@ -53,15 +53,15 @@ SummaryTable::SummaryTable(QWidget* parent) : QTableWidget(0, 2, parent)
     setContextMenuPolicy(Qt::ActionsContextMenu);
 }
 
+void SummaryTable::setUnits(const ParameterSchema& schema, const std::vector<SummaryUnit>& hints)
+{
+    m_schema = schema;
+    m_unitHints = hints;
+}
+
 QString SummaryTable::formatValue(const QString& key, double value)
 {
-    QString text;
-    if (std::isnan(value))
-        text = QStringLiteral("NaN");
-    else if (std::isinf(value))
-        text = value > 0 ? QStringLiteral("∞") : QStringLiteral("-∞");
-    else
-        text = QString::number(value, 'g', 6);
+    const QString text = QString::fromStdString(formatSummaryNumber(value));
     if (isConsistencyKey(key))
         return (value != 0 && !std::isnan(value) ? tr("yes") : tr("no")) + " (" + text + ')';
     return text;
@@ -71,16 +71,22 @@ void SummaryTable::setSummary(const Summary& summary, const std::vector<std::str
 {
     clearSpans();
     setRowCount(0);  // drops the previous items, which setRowCount(n) alone would keep
-    const auto& entries = summary.entries();
-    setRowCount(int(entries.size() + warnings.size()));
+    const std::vector<SummaryRow> rows = presentSummary(summary, &m_schema, m_unitHints);
+    setRowCount(int(rows.size() + warnings.size()));
     int row = 0;
-    for (const auto& [key, value] : entries) {
-        const QString qkey = QString::fromStdString(key);
-        auto* name = new QTableWidgetItem(qkey);
+    for (const SummaryRow& r : rows) {
+        const QString qkey = QString::fromStdString(r.key);
+        const double value = r.value;
+        QString label = QString::fromStdString(r.name);
+        if (!r.unit.empty())
+            label += " (" + QString::fromStdString(r.unit) + ')';
+        auto* name = new QTableWidgetItem(label);
         name->setData(kKeyRole, qkey);
-        auto* shown = new QTableWidgetItem(formatValue(qkey, value));
+        name->setToolTip(qkey);  // the stable key, as in the JSON and CSV exports
+        auto* shown = new QTableWidgetItem(isConsistencyKey(qkey) ? formatValue(qkey, value)
+                                                                  : QString::fromStdString(r.text));
         shown->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        shown->setToolTip(QString::number(value, 'g', 17));
+        shown->setToolTip(QString::number(r.raw, 'g', 17));  // as computed, before rounding
         if (isConsistencyKey(qkey))
             shown->setForeground(value != 0 && !std::isnan(value) ? kYes : kNo);
         setItem(row, 0, name);
@@ -97,14 +103,24 @@ void SummaryTable::setSummary(const Summary& summary, const std::vector<std::str
     }
 }
 
-QString SummaryTable::valueText(const QString& key) const
+QString SummaryTable::textOf(const QString& key, int column) const
 {
     for (int r = 0; r < rowCount(); ++r) {
         const QTableWidgetItem* name = item(r, 0);
-        if (name && name->data(kKeyRole).toString() == key && item(r, 1))
-            return item(r, 1)->text();
+        if (name && name->data(kKeyRole).toString() == key && item(r, column))
+            return item(r, column)->text();
     }
     return {};
+}
+
+QString SummaryTable::valueText(const QString& key) const
+{
+    return textOf(key, 1);
+}
+
+QString SummaryTable::nameText(const QString& key) const
+{
+    return textOf(key, 0);
 }
 
 QString SummaryTable::rowsAsText(const QList<int>& rows, const QList<int>& columns) const

@@ -14,6 +14,8 @@ public:
     ScenarioInfo info() const override;
     const ParameterSchema& schema() const override { return m_schema; }
     std::vector<Preset> presets() const override;
+    // The gain is a difference of log densities, as the first plot's axis says.
+    std::vector<SummaryUnit> summaryUnits() const override { return {{"log_density_gain", "nats"}}; }
     Figure run(const ParameterValues& values, const RunContext& context) const override;
 
 private:

@@ -16,6 +16,12 @@ public:
     const ParameterSchema& schema() const override { return m_schema; }
     std::vector<Preset> presets() const override;
     std::vector<WorkBudget> workBudget(const RunInput& input) const override;
+    // Entropies of the predictive on raw y and their rms differences, as the plot's axis says.
+    std::vector<SummaryUnit> summaryUnits() const override
+    {
+        return {{"*.total.mean", "nats"}, {"*.aleatoric.mean", "nats"}, {"*.epistemic.mean", "nats"},
+                {"*.rms_vs_hmc", "nats"}, {"*.rms_vs_truth", "nats"}};
+    }
     Figure run(const ParameterValues& values, const RunContext& context) const override;
 
 private:

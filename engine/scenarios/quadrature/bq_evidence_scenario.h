@@ -15,6 +15,13 @@ public:
     const ParameterSchema& schema() const override { return m_schema; }
     std::vector<Preset> presets() const override;
     ScenarioInputs inputs() const override;
+    // The evidence is a density over the stopwatch reading (1/s); the posteriors are over g.
+    std::vector<SummaryUnit> summaryUnits() const override
+    {
+        return {{"evidence.true", "1/s"}, {"evidence.mean", "1/s"}, {"evidence.sd", "1/s"},
+                {"evidence.sd_plugin", "1/s"}, {"mc.evidence.mean", "1/s"}, {"posterior.*", "m/s²"},
+                {"posterior_true.*", "m/s²"}};
+    }
     Figure run(const ParameterValues& values, const RunContext& context) const override;
     Figure runWith(const RunInput& input, const RunContext& context) const override;
 

@@ -12,6 +12,12 @@ public:
     ScenarioInfo info() const override;
     const ParameterSchema& schema() const override { return m_schema; }
     std::vector<Preset> presets() const override;
+    // Every posterior is over g; var_y is the variance of the stopwatch reading.
+    std::vector<SummaryUnit> summaryUnits() const override
+    {
+        return {{"*.mean", "m/s²"}, {"*.sd", "m/s²"}, {"jeffrey.var_y", "s²"},
+                {"jeffrey.expected_var_given_zeta", "s²"}};
+    }
     Figure run(const ParameterValues& values, const RunContext& context) const override;
 
 private:

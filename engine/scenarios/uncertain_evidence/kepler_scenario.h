@@ -14,6 +14,13 @@ public:
     const ParameterSchema& schema() const override { return m_schema; }
     std::vector<Preset> presets() const override;
     std::vector<WorkBudget> workBudget(const RunInput& input) const override;
+    // The period is in days, as the transit times are; ω and ω + M take their unit (deg)
+    // from the parameters true_omega and true_omega_plus_m.
+    std::vector<SummaryUnit> summaryUnits() const override
+    {
+        return {{"*.P.mean", "d"}, {"*.P.sd", "d"}, {"jeffrey.var_y", "d²"},
+                {"jeffrey.expected_var_given_zeta", "d²"}};
+    }
     Figure run(const ParameterValues& values, const RunContext& context) const override;
 
 private:
