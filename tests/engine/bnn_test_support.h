@@ -1,6 +1,7 @@
 #pragma once
 // Shared by the test_bnn_* suites: Depeweg-like data (METHODS.md §5, f = 7 sin x + 3|cos(x/2)| z),
 // a comparison that prints both numbers, and a central-difference gradient check.
+#include "compare_near.h"
 #include <QtTest>
 
 #include <Eigen/Core>
@@ -8,20 +9,6 @@
 #include <cmath>
 #include <functional>
 #include <random>
-
-// QCOMPARE with a tolerance: fails with both values, their difference and the tolerance.
-#define EVX_COMPARE_NEAR(actual, expected, tolerance)                                                        \
-    do {                                                                                                     \
-        const double evxA = (actual), evxE = (expected), evxT = (tolerance);                                 \
-        if (!(std::fabs(evxA - evxE) <= evxT))                                                               \
-            QFAIL(qPrintable(QString("%1 = %2, expected %3 = %4 (|Δ| = %5 > %6)")                            \
-                                 .arg(#actual)                                                               \
-                                 .arg(evxA, 0, 'g', 15)                                                      \
-                                 .arg(#expected)                                                             \
-                                 .arg(evxE, 0, 'g', 15)                                                      \
-                                 .arg(std::fabs(evxA - evxE), 0, 'g', 3)                                     \
-                                 .arg(evxT, 0, 'g', 3)));                                                    \
-    } while (0)
 
 namespace evx::testing {
 

@@ -2,6 +2,7 @@
 // distribution against its formula (written here independently), each real loader against
 // row counts and values from shared/data/SOURCES.md and the files, splits that partition the
 // data, and standardisation by training statistics only.
+#include "compare_near.h"
 #include "bnn/datasets.h"
 #include "bnn/real_datasets.h"
 #include "bnn/synthetic_datasets.h"
@@ -20,18 +21,6 @@
 
 using namespace evx;
 using namespace evx::bnn;
-
-// QCOMPARE with a tolerance: prints both sides and the tolerance when it fails.
-#define EVX_COMPARE_NEAR(actual, expected, tolerance)                                                        \
-    do {                                                                                                     \
-        const double a_ = (actual), e_ = (expected), t_ = (tolerance);                                       \
-        QVERIFY2(std::abs(a_ - e_) <= t_, qPrintable(QString("%1 = %2, expected %3 = %4 (tolerance %5)")     \
-                                                         .arg(#actual)                                       \
-                                                         .arg(a_, 0, 'g', 17)                                \
-                                                         .arg(#expected)                                     \
-                                                         .arg(e_, 0, 'g', 17)                                \
-                                                         .arg(t_)));                                         \
-    } while (false)
 
 namespace {
 

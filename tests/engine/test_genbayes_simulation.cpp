@@ -2,6 +2,7 @@
 // against Boost's quantiles, the Latin hypercube design (one value per stratum per column),
 // and what it is for: a simulated sample whose mean, and so the classifier's D̂_f(θ), varies
 // far less from one evaluation to the next than with independent draws.
+#include "compare_near.h"
 #include "genbayes/gb_model.h"
 #include "genbayes/ratio_estimation.h"
 
@@ -15,18 +16,6 @@
 #include <vector>
 
 using namespace evx::genbayes;
-
-// QCOMPARE with a tolerance: prints both sides and the tolerance when it fails.
-#define EVX_COMPARE_NEAR(actual, expected, tolerance)                                                        \
-    do {                                                                                                     \
-        const double a_ = (actual), e_ = (expected), t_ = (tolerance);                                       \
-        QVERIFY2(std::abs(a_ - e_) <= t_, qPrintable(QString("%1 = %2, expected %3 = %4 (tolerance %5)")     \
-                                                         .arg(#actual)                                       \
-                                                         .arg(a_, 0, 'g', 17)                                \
-                                                         .arg(#expected)                                     \
-                                                         .arg(e_, 0, 'g', 17)                                \
-                                                         .arg(t_)));                                         \
-    } while (false)
 
 // a < b, printing both.
 #define EVX_COMPARE_LESS(a, b)                                                                               \

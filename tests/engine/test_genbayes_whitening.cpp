@@ -3,6 +3,7 @@
 // invariance written out here with a model whose features are a linear map of the
 // regression's), and the regression's narrow-noise signal, which the paper's basis shrinks
 // away, is seen.
+#include "compare_near.h"
 #include "genbayes/ratio_estimation.h"
 
 #include <QtTest>
@@ -10,18 +11,6 @@
 #include <cmath>
 
 using namespace evx::genbayes;
-
-// QCOMPARE with a tolerance: prints both sides and the tolerance when it fails.
-#define EVX_COMPARE_NEAR(actual, expected, tolerance)                                                        \
-    do {                                                                                                     \
-        const double a_ = (actual), e_ = (expected), t_ = (tolerance);                                       \
-        QVERIFY2(std::abs(a_ - e_) <= t_, qPrintable(QString("%1 = %2, expected %3 = %4 (tolerance %5)")     \
-                                                         .arg(#actual)                                       \
-                                                         .arg(a_, 0, 'g', 17)                                \
-                                                         .arg(#expected)                                     \
-                                                         .arg(e_, 0, 'g', 17)                                \
-                                                         .arg(t_)));                                         \
-    } while (false)
 
 namespace {
 

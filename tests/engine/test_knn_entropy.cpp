@@ -1,6 +1,7 @@
 // The Kozachenko–Leonenko entropy estimator (engine/stats/knn_entropy.*): its formula against
 // an independent NumPy/SciPy computation (tests/reference/bnn_data), and the estimates against
 // the closed-form entropies of a Gaussian, a uniform and a correlated 2-D Gaussian.
+#include "compare_near.h"
 #include "core/errors.h"
 #include "stats/knn_entropy.h"
 
@@ -12,18 +13,6 @@
 
 using namespace evx;
 using namespace evx::stats;
-
-// QCOMPARE with a tolerance: prints both sides and the tolerance when it fails.
-#define EVX_COMPARE_NEAR(actual, expected, tolerance)                                                        \
-    do {                                                                                                     \
-        const double a_ = (actual), e_ = (expected), t_ = (tolerance);                                       \
-        QVERIFY2(std::abs(a_ - e_) <= t_, qPrintable(QString("%1 = %2, expected %3 = %4 (tolerance %5)")     \
-                                                         .arg(#actual)                                       \
-                                                         .arg(a_, 0, 'g', 17)                                \
-                                                         .arg(#expected)                                     \
-                                                         .arg(e_, 0, 'g', 17)                                \
-                                                         .arg(t_)));                                         \
-    } while (false)
 
 namespace {
 

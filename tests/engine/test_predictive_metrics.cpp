@@ -3,6 +3,7 @@
 // hand) and a SciPy reference, PICP and MPIW against a Gaussian's exact interval, the mixture
 // entropy against Gaussian closed forms and adaptive quadrature, and the uncertainty
 // decomposition of Sec. 7.3 on a case whose total and aleatoric entropies are known.
+#include "compare_near.h"
 #include "core/errors.h"
 #include "stats/predictive_metrics.h"
 
@@ -16,18 +17,6 @@
 
 using namespace evx;
 using namespace evx::stats;
-
-// QCOMPARE with a tolerance: prints both sides and the tolerance when it fails.
-#define EVX_COMPARE_NEAR(actual, expected, tolerance)                                                        \
-    do {                                                                                                     \
-        const double a_ = (actual), e_ = (expected), t_ = (tolerance);                                       \
-        QVERIFY2(std::abs(a_ - e_) <= t_, qPrintable(QString("%1 = %2, expected %3 = %4 (tolerance %5)")     \
-                                                         .arg(#actual)                                       \
-                                                         .arg(a_, 0, 'g', 17)                                \
-                                                         .arg(#expected)                                     \
-                                                         .arg(e_, 0, 'g', 17)                                \
-                                                         .arg(t_)));                                         \
-    } while (false)
 
 namespace {
 

@@ -1,6 +1,7 @@
 // The WVO engine (METHODS.md §3): the objective against a direct, unshifted evaluation of
 // its formula; its gradient and the softmax chain rule against central finite differences;
 // the optimiser's optimum against the first-order (KKT) conditions on the simplex.
+#include "compare_near.h"
 #include "core/errors.h"
 #include "wvo/multilevel.h"
 #include "wvo/objective.h"
@@ -16,18 +17,6 @@
 
 using namespace evx;
 using namespace evx::wvo;
-
-// QCOMPARE with a tolerance: prints both sides and the tolerance when it fails.
-#define EVX_COMPARE_NEAR(actual, expected, tolerance)                                                        \
-    do {                                                                                                     \
-        const double a_ = (actual), e_ = (expected), t_ = (tolerance);                                       \
-        QVERIFY2(std::abs(a_ - e_) <= t_, qPrintable(QString("%1 = %2, expected %3 = %4 (tolerance %5)")     \
-                                                         .arg(#actual)                                       \
-                                                         .arg(a_, 0, 'g', 17)                                \
-                                                         .arg(#expected)                                     \
-                                                         .arg(e_, 0, 'g', 17)                                \
-                                                         .arg(t_)));                                         \
-    } while (false)
 
 namespace {
 
