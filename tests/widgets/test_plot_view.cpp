@@ -299,6 +299,57 @@ private slots:
         QVERIFY(!view.isSeriesVisible(5, "a"));
     }
 
+    // A pin's curves are faint copies in the colours they were drawn in, under one legend
+    // entry, under the current curves, inside the fitted range, and not in figure().
+    void pinsAreGhostsOfTheirCurves()
+    {
+        PlotView view;
+        view.resize(600, 400);
+        const Figure before = onePlot({line("a", 1.0, 11), line("b", -1.0, 11)});
+        view.setFigure(before);
+        const QColor colourA = view.customPlot()->graph(0)->pen().color();
+        const QColor colourB = view.customPlot()->graph(1)->pen().color();
+        view.setPins({{"pinned: k = 1", PlotView::pinnedCurves(before)}});
+        // Now the current figure has "b" only, much lower: the ghosts keep their own colours
+        // (not the next free ones beside "b") and the range reaches the ghost of "a" at y = 1.
+        Figure after = onePlot({line("b", -1.0, 11, -5.0)});
+        view.setFigure(after);
+        view.renderNow();
+        QCOMPARE(view.ghostCount(0), 2);
+        QCOMPARE(view.figure().plots.at(0).series.size(), std::size_t(1));
+        std::vector<QCPGraph*> ghosts;
+        QCPGraph* key = nullptr;
+        for (int i = 0; i < view.customPlot()->graphCount(); ++i) {
+            QCPGraph* g = view.customPlot()->graph(i);
+            if (g->name() != "pinned: k = 1")
+                continue;
+            (g->data()->isEmpty() ? key : ghosts.emplace_back()) = g;
+        }
+        QVERIFY(key);
+        QCOMPARE(int(ghosts.size()), 2);
+        QCOMPARE(ghosts[0]->pen().color().rgb(), colourA.rgb());
+        QCOMPARE(ghosts[1]->pen().color().rgb(), colourB.rgb());
+        QCOMPARE(ghosts[0]->pen().color().alpha(), PlotView::kGhostAlpha);
+        QCOMPARE(ghosts[0]->pen().style(), Qt::DashLine);
+        QCOMPARE(ghosts[0]->data()->at(10)->value, 1.0);
+        QCOMPARE(ghosts[0]->layer()->name(), QString("ghosts"));
+        QVERIFY(ghosts[0]->layer()->index() < view.customPlot()->graph(0)->layer()->index());
+        QCOMPARE(ghosts[0]->pen().widthF(), PlotView::kGhostWidth * view.customPlot()->graph(0)->pen().widthF());
+        const QStringList names = legendNames(legendOf(view.axisRect(0)));
+        QCOMPARE(names, QStringList({"b", "pinned: k = 1"}));
+        const QCPRange y = view.axisRect(0)->axis(QCPAxis::atLeft)->range();
+        QVERIFY2(y.lower <= -6 && y.upper >= 1, qPrintable(QString("y from %1 to %2").arg(y.lower).arg(y.upper)));
+
+        view.setSeriesVisible(0, "pinned: k = 1", false);  // the legend entry hides the whole pin
+        QVERIFY(!ghosts[0]->visible() && !ghosts[1]->visible());
+        view.setSeriesVisible(0, "pinned: k = 1", true);
+        view.setPinLabels({"pinned: k = 2"});
+        QCOMPARE(legendNames(legendOf(view.axisRect(0))), QStringList({"b", "pinned: k = 2"}));
+        view.setPins({});
+        QCOMPARE(view.ghostCount(0), 0);
+        QCOMPARE(view.customPlot()->graphCount(), 1);
+    }
+
     void hidingABandHidesBothEdges()
     {
         Figure f = onePlot({});

@@ -82,6 +82,8 @@ PlotView::PlotView(QWidget* parent)
         m_overlay = m_plot->layer(QStringLiteral("overlay"));
     }
     m_overlay->setMode(QCPLayer::lmBuffered);
+    m_plot->addLayer(QStringLiteral("ghosts"), m_plot->layer(QStringLiteral("main")), QCustomPlot::limBelow);
+    m_ghostLayer = m_plot->layer(QStringLiteral("ghosts"));
 
     connect(m_plot, &QCustomPlot::beforeReplot, this, [this] {
         syncHiddenViewport();
@@ -240,9 +242,11 @@ void PlotView::setFigure(const Figure& figure)
     // A figure like the last one (the usual case while a parameter moves or a run streams
     // progress) only updates data: a pan in progress, the hover read-out and the legend stay.
     syncHiddenViewport();  // legends are placed for the size the view will have
-    const bool reuse = !m_plots.empty() && sameStructure(m_figure, figure);
+    m_source = figure;
+    Figure drawn = withPins(figure);
+    const bool reuse = !m_plots.empty() && sameStructure(m_figure, drawn);
     captureLockedRanges();
-    m_figure = figure;
+    m_figure = std::move(drawn);
     if (!reuse || !updateData())
         rebuild();
     applyLocksOrFit();
