@@ -350,6 +350,29 @@ private slots:
         QCOMPARE(view.customPlot()->graphCount(), 1);
     }
 
+    // The height a figure asks for counts a pin as one legend entry, however many curves it has.
+    void aPinIsOneLegendEntryInTheLeastHeight()
+    {
+        const std::string longName = "a name long enough to send the legend below the plot";
+        const Figure current = onePlot({line(longName + " 1", 1.0, 11), line(longName + " 2", -1.0, 11),
+                                        line(longName + " 3", 2.0, 11)});
+        PlotView pinned;
+        pinned.resize(400, 300);
+        pinned.setFigure(current);
+        pinned.setPins({{QString::fromStdString(longName + " pin"), PlotView::pinnedCurves(current)}});
+        Figure oneMore = current;
+        oneMore.plots[0].series.push_back(line(longName + " pin", 0.5, 11));
+        PlotView plain;
+        plain.resize(400, 300);
+        plain.setFigure(oneMore);
+        PlotView fewer;
+        fewer.resize(400, 300);
+        fewer.setFigure(current);
+        QVERIFY2(plain.minimumSizeHint().height() > fewer.minimumSizeHint().height(),
+                 qPrintable(QString("%1 vs %2").arg(plain.minimumSizeHint().height()).arg(fewer.minimumSizeHint().height())));
+        QCOMPARE(pinned.minimumSizeHint().height(), plain.minimumSizeHint().height());
+    }
+
     void hidingABandHidesBothEdges()
     {
         Figure f = onePlot({});

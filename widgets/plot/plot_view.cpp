@@ -201,8 +201,12 @@ QSize PlotView::minimumSizeHint() const
             if (p.showTitle && !p.title.empty())
                 height += 1.3 * 1.2 * std::ceil(0.6 * 1.2 * double(p.title.size()) / cell);
             std::size_t entries = 0, longest = 0;
-            for (const Series& s : p.series)
-                entries += !s.name.empty(), longest = std::max(longest, s.name.size());
+            std::set<std::string> pins;  // a pin's ghosts share one entry
+            for (std::size_t j = 0; j < p.series.size(); ++j) {
+                const std::string& name = p.series[j].name;
+                if (!isGhost(i, int(j)) || pins.insert(name).second)
+                    entries += !name.empty(), longest = std::max(longest, name.size());
+            }
             for (const Band& b : p.bands)
                 entries += !b.name.empty(), longest = std::max(longest, b.name.size());
             // A legend of three or more entries wider than half its cell goes below it (placeLegend).
