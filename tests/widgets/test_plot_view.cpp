@@ -373,6 +373,44 @@ private slots:
         QCOMPARE(pinned.minimumSizeHint().height(), plain.minimumSizeHint().height());
     }
 
+    // Corner plots share one legend: a pin is one entry there too, and its ghosts (scatter
+    // points hollow and translucent) go in every plot they match.
+    void pinsInASharedLegend()
+    {
+        Figure f;
+        for (int i = 0; i < 2; ++i) {
+            Plot p;
+            p.title = "P" + std::to_string(i);
+            p.xLabel = "x";
+            p.yLabel = "y" + std::to_string(i);
+            p.row = i;
+            p.column = 0;
+            p.legend = LegendPlace::Shared;
+            p.series = {line("a", 1.0 + i, 11)};
+            p.series[0].kind = SeriesKind::Scatter;
+            f.plots.push_back(p);
+        }
+        PlotView view;
+        view.resize(500, 500);
+        view.setFigure(f);
+        view.setPins({{"pinned", PlotView::pinnedCurves(f)}});
+        view.renderNow();
+        QCOMPARE(view.ghostCount(0), 1);
+        QCOMPARE(view.ghostCount(1), 1);
+        QCPLegend* shared = nullptr;
+        for (int i = 0; i < view.customPlot()->axisRectCount() && !shared; ++i)
+            shared = legendOf(view.customPlot()->axisRect(i));
+        QVERIFY(shared);
+        QCOMPARE(legendNames(shared), QStringList({"a", "pinned"}));
+        for (int i = 0; i < view.customPlot()->graphCount(); ++i) {
+            const QCPGraph* g = view.customPlot()->graph(i);
+            if (g->name() == "pinned" && !g->data()->isEmpty()) {
+                QCOMPARE(g->scatterStyle().brush().style(), Qt::NoBrush);
+                QCOMPARE(g->scatterStyle().pen().color().alpha(), PlotView::kGhostAlpha);
+            }
+        }
+    }
+
     void hidingABandHidesBothEdges()
     {
         Figure f = onePlot({});
