@@ -487,6 +487,13 @@ private slots:
         for (int i = 0; i < Session::kMaxPins + 2; ++i)
             w.pinFigure();
         QCOMPARE(w.pins().size(), std::size_t(Session::kMaxPins));
+        // Pins of one label are numbered: each keeps its own legend entry and hides alone.
+        QSet<QString> labels;
+        for (int i = 0; i < w.plotView()->customPlot()->graphCount(); ++i)
+            if (w.plotView()->customPlot()->graph(i)->name().startsWith("pinned"))
+                labels.insert(w.plotView()->customPlot()->graph(i)->name());
+        QCOMPARE(labels, QSet<QString>({"pinned (1)", "pinned (2)", "pinned (3)", "pinned (4)"}));
+        QCOMPARE(w.plotView()->ghostCount(0), Session::kMaxPins * curves);
         other.openScenario("ue-gaussian");
         QCOMPARE(other.pins().size(), std::size_t(0));
         QCOMPARE(other.plotView()->ghostCount(0), 0);
