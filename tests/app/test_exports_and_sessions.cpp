@@ -373,11 +373,7 @@ private slots:
     {
         const auto scenario = ScenarioRegistry::instance().find("ue-gaussian");
         PinnedFigure pin{scenario->schema().complete({{"zeta", 3}}), {}};
-        Plot plot;
-        plot.title = "Posterior";
-        plot.xLabel = "x";
-        plot.yLabel = "density";
-        plot.logY = true;
+        Plot plot{.title = "Posterior", .xLabel = "x", .yLabel = "density", .logY = true};
         plot.series.push_back({"a", SeriesKind::Line, {0, 0.1, 0.2}, {1.0 / 3, std::nan(""), 2e-300}, 3, true, 0});
         plot.series.push_back({"b", SeriesKind::Scatter, {1}, {-1}, kReferenceColour, false, 0});
         pin.figure.plots.push_back(plot);
