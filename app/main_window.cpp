@@ -183,6 +183,10 @@ void MainWindow::buildMenus()
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(tr("&Reset Zoom"), QKeySequence(Qt::Key_Home), m_plotView, &PlotView::resetView);
     view->addSeparator();
+    QAction* pin = view->addAction(tr("&Pin Figure"), QKeySequence(tr("Ctrl+P")), this, &MainWindow::pinFigure);
+    pin->setToolTip(tr("Keep the curves as faint ghosts to compare with after moving a parameter (Ctrl+P)"));
+    view->addAction(tr("&Unpin All"), QKeySequence(tr("Ctrl+Shift+P")), this, &MainWindow::unpinAll);
+    view->addSeparator();
     m_presentationAction = view->addAction(tr("&Presentation Mode"), QKeySequence(Qt::Key_F11), this,
                                            [this](bool on) { setPresentationMode(on); });
     m_presentationAction->setCheckable(true);
@@ -256,6 +260,8 @@ bool MainWindow::openScenario(const QString& id, const RunInput& input)
     QTimer::singleShot(0, this, [this] { fitParameterDock(); });
     updateInputActions();
     m_plotView->resetView();
+    m_pins.clear();  // another scenario's curves, or another start of this one, compare with nothing here
+    showPins();
     clearFigure(); // the last scenario's figure must not stand in for this one if its run fails
     rebuildPresetMenu();
     loadExplanation();
@@ -337,10 +343,12 @@ void MainWindow::requestRun()
 void MainWindow::onFinished(quint64 revision, const Figure& figure, double computeMs)
 {
     m_figure = figure;
+    m_figureValues = m_input.values;  // stale revisions never finish: this run was the last request
     m_lastComputeMs = computeMs;
     m_busy->hide();
     m_errorBanner->hide();
     m_plotView->setFigure(figure);
+    m_plotView->setPinLabels(pinLabels());
     m_summary->setSummary(figure.summary, figure.warnings);
     showTables(figure.tables);
     QStringList warnings;
@@ -395,6 +403,8 @@ QString MainWindow::openSessionFile(const QString& path)
     }
     const Session& session = std::get<Session>(result);
     openScenario(session.scenarioId, session.input);
+    m_pins = session.pins;
+    showPins();
     m_plotView->setHiddenSeries(session.hiddenSeries);
     m_sessionPath = path;
     setWindowModified(false);
@@ -408,7 +418,7 @@ QString MainWindow::saveSessionFile(const QString& path)
         return tr("no scenario is open");
     RunInput input = m_input;
     input.values = m_panel->values();
-    const Session session{currentScenarioId(), input, m_plotView->hiddenSeries()};
+    const Session session{currentScenarioId(), input, m_plotView->hiddenSeries(), m_pins};
     const QString error = saveSession(path, session, m_scenario->schema());
     if (!error.isEmpty())
         return error;

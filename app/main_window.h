@@ -6,6 +6,7 @@
 #include "core/figure.h"
 #include "core/scenario.h"
 #include "plot/print_size.h"
+#include "session.h"
 
 #include <QMainWindow>
 #include <array>
@@ -80,6 +81,16 @@ public:
     void changeTextScale(int steps);  // 0: back to the mode's default
     double textScale() const;
 
+    // Pins ("before and after", main_window_pins.cpp; View menu): Ctrl+P keeps the current
+    // figure's curves as faint ghosts under the figures that follow, each labelled in the
+    // legend with its parameter values that differ from the current ones ("pinned: σ_obs =
+    // 0.025 s"), or "pinned" when none differ. At most Session::kMaxPins, the oldest dropped.
+    // Ctrl+Shift+P or another scenario clears them; a session keeps them with their curves.
+    void pinFigure();
+    void unpinAll();
+    const std::vector<PinnedFigure>& pins() const { return m_pins; }
+    QString pinLabel(const ParameterValues& pinned) const;
+
     // The saved geometry if the available screen area holds it whole, else 90 % of that
     // area, centred.
     static QRect fittedGeometry(const QRect& saved, const QRect& available);
@@ -108,6 +119,9 @@ private:
     void saveView() const;
     void applyTextScale();
     void fitParameterDock();
+    // main_window_pins.cpp
+    void showPins();  // hands the pins and their labels to the plot view
+    QStringList pinLabels() const;
 
     void onFinished(quint64 revision, const Figure& figure, double computeMs);
     void onFailed(quint64 revision, const QString& message);
@@ -125,6 +139,8 @@ private:
     std::shared_ptr<const Scenario> m_scenario;
     RunInput m_input;  // points and data file; the parameters live in the panel
     Figure m_figure;
+    ParameterValues m_figureValues;  // the parameters m_figure was computed with
+    std::vector<PinnedFigure> m_pins;  // oldest first
     QString m_sessionPath;
     double m_lastComputeMs = 0;
 

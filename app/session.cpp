@@ -11,6 +11,9 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSet>
+#include <algorithm>
+#include <cmath>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -18,9 +21,42 @@ namespace evx {
 namespace {
 
 constexpr auto kFormatName = "evidence-explorer-session";
-// A session is a few hundred bytes; a megabyte leaves room for every point a scenario
-// takes while refusing a large or endless file (/dev/zero) before it is read.
-constexpr qint64 kMaxSessionBytes = 1 << 20;
+// A session is a few hundred bytes, or some hundred kilobytes with pinned curves (four pins
+// of a figure of ten curves of 1000 points are about 1.6 MB of JSON numbers); 16 MB leaves room
+// for that while refusing a large or endless file (/dev/zero) before it is read.
+constexpr qint64 kMaxSessionBytes = 16 << 20;
+
+const char* const kKindNames[] = {"line", "step", "scatter", "bar"};
+
+QJsonArray numbersToJson(const std::vector<double>& values)
+{
+    QJsonArray array;
+    for (double v : values)
+        array.append(std::isfinite(v) ? QJsonValue(v) : QJsonValue());  // NaN breaks a line: null
+    return array;
+}
+
+QJsonObject pinToJson(const PinnedFigure& pin, const ParameterSchema& schema)
+{
+    QJsonArray plots;
+    for (const Plot& p : pin.figure.plots) {
+        QJsonArray series;
+        for (const Series& s : p.series) {
+            series.append(QJsonObject{{"name", QString::fromStdString(s.name)},
+                                      {"kind", kKindNames[static_cast<int>(s.kind)]},
+                                      {"colour", s.colour},
+                                      {"dashed", s.dashed},
+                                      {"x", numbersToJson(s.x)},
+                                      {"y", numbersToJson(s.y)}});
+        }
+        plots.append(QJsonObject{{"title", QString::fromStdString(p.title)},
+                                 {"x_label", QString::fromStdString(p.xLabel)},
+                                 {"y_label", QString::fromStdString(p.yLabel)},
+                                 {"log_y", p.logY},
+                                 {"series", series}});
+    }
+    return QJsonObject{{"parameters", parametersToJson(schema, pin.values)}, {"plots", plots}};
+}
 
 QString quoted(const QString& text)
 {
@@ -65,6 +101,99 @@ std::optional<QString> firstDuplicateKey(const QByteArray& json)
     return std::nullopt;
 }
 
+
+// Parameters by name over the schema's defaults, each checked as the panel would.
+std::variant<ParameterValues, QString> parseParameters(const QJsonObject& p, const ParameterSchema& schema,
+                                                       const QString& scenarioId)
+{
+    ParameterValues values = schema.defaults();
+    for (auto it = p.begin(); it != p.end(); ++it) {
+        const std::string name = it.key().toStdString();
+        try {
+            if (!schema.find(name))
+                return QString("scenario \"%1\" has no parameter %2").arg(scenarioId, quoted(it.key()));
+            if (it->isString())
+                values[name] = schema.parse(name, it->toString().toStdString());
+            else if (it->isBool())
+                values[name] = schema.parse(name, it->toBool() ? "true" : "false");
+            else if (it->isDouble()) {
+                if (const auto why = schema.check(name, it->toDouble()))
+                    return QString::fromStdString(*why);
+                values[name] = it->toDouble();
+            }
+            else
+                return QString("parameter %1 is not a number").arg(quoted(it.key()));
+        } catch (const InvalidParameter& e) {
+            return QString::fromUtf8(e.what());
+        }
+    }
+    return values;
+}
+
+// Numbers, or null for a break in a line (NaN).
+std::optional<std::vector<double>> numbersFromJson(const QJsonValue& value)
+{
+    if (!value.isArray())
+        return std::nullopt;
+    std::vector<double> out;
+    for (const QJsonValue& v : value.toArray()) {
+        if (v.isDouble())
+            out.push_back(v.toDouble());
+        else if (v.isNull())
+            out.push_back(std::numeric_limits<double>::quiet_NaN());
+        else
+            return std::nullopt;
+    }
+    return out;
+}
+
+std::variant<PinnedFigure, QString> parsePin(const QJsonValue& value, const ParameterSchema& schema,
+                                             const QString& scenarioId)
+{
+    const QJsonObject object = value.toObject();
+    if (!value.isObject() || !object.value("parameters").isObject() || !object.value("plots").isArray())
+        return QString("a pin is not an object with \"parameters\" and \"plots\"");
+    PinnedFigure pin;
+    auto values = parseParameters(object.value("parameters").toObject(), schema, scenarioId);
+    if (auto* why = std::get_if<QString>(&values))
+        return QString("a pin's parameters: %1").arg(*why);
+    pin.values = std::get<ParameterValues>(values);
+    for (const QJsonValue& pv : object.value("plots").toArray()) {
+        const QJsonObject po = pv.toObject();
+        if (!pv.isObject() || !po.value("title").isString() || !po.value("x_label").isString() ||
+            !po.value("y_label").isString() || !po.value("series").isArray())
+            return QString("a pinned plot lacks its \"title\", \"x_label\", \"y_label\" or \"series\"");
+        Plot plot;
+        plot.title = po.value("title").toString().toStdString();
+        plot.xLabel = po.value("x_label").toString().toStdString();
+        plot.yLabel = po.value("y_label").toString().toStdString();
+        plot.logY = po.value("log_y").toBool(false);
+        for (const QJsonValue& sv : po.value("series").toArray()) {
+            const QJsonObject so = sv.toObject();
+            Series s;
+            s.name = so.value("name").toString().toStdString();
+            const QString kind = so.value("kind").toString();
+            const auto k = std::find(std::begin(kKindNames), std::end(kKindNames), kind.toStdString());
+            const QJsonValue colour = so.value("colour");
+            const auto x = numbersFromJson(so.value("x"));
+            const auto y = numbersFromJson(so.value("y"));
+            if (!sv.isObject() || k == std::end(kKindNames) || !colour.isDouble() ||
+                colour.toDouble() != colour.toInt() || colour.toInt() < kReferenceColour || !x || !y ||
+                x->size() != y->size())
+                return QString("a pinned series of plot %1 is malformed (kind, colour, or x and y of one length)")
+                    .arg(quoted(po.value("title").toString()));
+            s.kind = static_cast<SeriesKind>(k - std::begin(kKindNames));
+            s.colour = colour.toInt();
+            s.dashed = so.value("dashed").toBool(false);
+            s.x = *x;
+            s.y = *y;
+            plot.series.push_back(std::move(s));
+        }
+        pin.figure.plots.push_back(std::move(plot));
+    }
+    return pin;
+}
+
 }  // namespace
 
 QByteArray sessionToJson(const Session& session, const ParameterSchema& schema)
@@ -82,6 +211,12 @@ QByteArray sessionToJson(const Session& session, const ParameterSchema& schema)
     }
     if (!session.input.dataPath.empty())
         root["data_path"] = QString::fromStdString(session.input.dataPath);
+    if (!session.pins.empty()) {
+        QJsonArray pins;
+        for (const PinnedFigure& pin : session.pins)
+            pins.append(pinToJson(pin, schema));
+        root["pins"] = pins;
+    }
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
 
@@ -121,31 +256,10 @@ std::variant<Session, QString> parseSession(const QByteArray& data)
     const QJsonValue params = root.value("parameters");
     if (!params.isObject())
         return QString("\"parameters\" is missing or not an object");
-    ParameterValues values;
-    const QJsonObject p = params.toObject();
-    for (auto it = p.begin(); it != p.end(); ++it) {
-        const std::string name = it.key().toStdString();
-        try {
-            if (!schema.find(name))
-                return QString("scenario \"%1\" has no parameter %2").arg(session.scenarioId, quoted(it.key()));
-            if (it->isString())
-                values[name] = schema.parse(name, it->toString().toStdString());
-            else if (it->isBool())
-                values[name] = schema.parse(name, it->toBool() ? "true" : "false");
-            else if (it->isDouble()) {
-                if (const auto why = schema.check(name, it->toDouble()))
-                    return QString::fromStdString(*why);
-                values[name] = it->toDouble();
-            }
-            else
-                return QString("parameter %1 is not a number").arg(quoted(it.key()));
-        } catch (const InvalidParameter& e) {
-            return QString::fromUtf8(e.what());
-        }
-    }
-    session.input.values = schema.defaults();
-    for (const auto& [name, value] : values)
-        session.input.values[name] = value;
+    auto values = parseParameters(params.toObject(), schema, session.scenarioId);
+    if (auto* why = std::get_if<QString>(&values))
+        return *why;
+    session.input.values = std::get<ParameterValues>(values);
 
     const QJsonValue points = root.value("points");
     if (!points.isUndefined()) {
@@ -182,6 +296,20 @@ std::variant<Session, QString> parseSession(const QByteArray& data)
             if (!v.isString())
                 return QString("\"view.hidden_series\" holds something other than names");
             session.hiddenSeries << v.toString();
+        }
+    }
+
+    const QJsonValue pins = root.value("pins");
+    if (!pins.isUndefined()) {
+        if (!pins.isArray())
+            return QString("\"pins\" is not a list");
+        if (pins.toArray().size() > Session::kMaxPins)
+            return QString("%1 pins; a session keeps at most %2").arg(pins.toArray().size()).arg(Session::kMaxPins);
+        for (const QJsonValue& v : pins.toArray()) {
+            auto pin = parsePin(v, schema, session.scenarioId);
+            if (auto* why = std::get_if<QString>(&pin))
+                return *why;
+            session.pins.push_back(std::move(std::get<PinnedFigure>(pin)));
         }
     }
     return session;

@@ -24,6 +24,7 @@
 #include <QTabWidget>
 #include <QTextBrowser>
 #include <QtTest>
+#include <qcustomplot.h>
 
 using namespace evx;
 
@@ -388,6 +389,114 @@ private slots:
         QVERIFY(w.openScenario("wvo-attainment"));
         QVERIFY(w.openDataSetFile("/dev/zero").contains("not a regular file"));
         QVERIFY(w.openDataSetFile(EVX_SOURCE_DIR).contains("not a regular file"));
+    }
+
+    // Ctrl+P keeps the curves as ghosts labelled with the values that differ from the current
+    // ones; moving a parameter keeps them, a session keeps them, image exports show them and
+    // the numbers exported do not; Ctrl+Shift+P and another scenario clear them.
+    void pinsStayAsGhostsUntilUnpinned()
+    {
+        QTemporaryDir dir;
+        MainWindow w;
+        QSignalSpy shown(&w, &MainWindow::figureShown);
+        w.openScenario("ue-drop-ball");
+        QVERIFY(w.parameterPanel()->setValue("sigma_obs", 0.025));
+        QVERIFY(settle(w, shown));
+        int curves = 0;
+        for (const Series& s : w.currentFigure().plots.at(0).series)
+            curves += s.kind != SeriesKind::Bar && !s.x.empty();
+        QVERIFY(curves > 0);
+        QCOMPARE(w.plotView()->ghostCount(0), 0);
+        QAction* pin = nullptr;
+        QAction* unpin = nullptr;
+        for (QAction* a : w.findChildren<QAction*>()) {
+            if (a->shortcut() == QKeySequence("Ctrl+P"))
+                pin = a;
+            if (a->shortcut() == QKeySequence("Ctrl+Shift+P"))
+                unpin = a;
+        }
+        QVERIFY(pin && unpin);
+        pin->trigger();
+        QCOMPARE(w.pins().size(), std::size_t(1));
+        QCOMPARE(w.plotView()->ghostCount(0), curves);
+        QCOMPARE(w.pinLabel(w.pins()[0].values), QString("pinned"));  // nothing differs yet
+
+        QVERIFY(w.parameterPanel()->setValue("sigma_obs", 0.05));
+        QVERIFY(settle(w, shown));
+        QCOMPARE(w.plotView()->ghostCount(0), curves);
+        const QString label = QString::fromUtf8("pinned: σ_obs = 0.025 s");
+        QCOMPARE(w.pinLabel(w.pins()[0].values), label);
+        // The ghosts are the curves at σ_obs = 0.025, computed here afresh, not the current ones.
+        auto values = w.parameterPanel()->values();
+        values["sigma_obs"] = 0.025;
+        const Figure before = ScenarioRegistry::instance().find("ue-drop-ball")->run(values, {});
+        auto ghostsOf = [](MainWindow& window, const QString& name) {
+            std::vector<QCPGraph*> graphs;
+            QCustomPlot* plot = window.plotView()->customPlot();
+            for (int i = 0; i < plot->graphCount(); ++i)
+                if (plot->graph(i)->name().remove('\n') == name && !plot->graph(i)->data()->isEmpty() &&
+                    plot->graph(i)->keyAxis()->axisRect() == window.plotView()->axisRect(0))  // not the legend key
+                    graphs.push_back(plot->graph(i));
+            return graphs;
+        };
+        auto checkGhosts = [&](MainWindow& window) {
+            const std::vector<QCPGraph*> ghosts = ghostsOf(window, label);
+            QCOMPARE(int(ghosts.size()), curves);
+            const Series& first = before.plots.at(0).series.at(0);
+            const std::size_t mid = first.y.size() / 2;
+            QCOMPARE(ghosts[0]->data()->size(), int(first.y.size()));
+            QCOMPARE(ghosts[0]->data()->at(int(mid))->value, first.y[mid]);
+            QVERIFY2(std::abs(first.y[mid] - window.currentFigure().plots.at(0).series.at(0).y[mid]) > 1e-6,
+                     "the pinned and current curves should differ");
+            QCOMPARE(ghosts[0]->pen().color().alpha(), PlotView::kGhostAlpha);
+        };
+        checkGhosts(w);
+
+        // The numbers stay the current figure's; the images show the ghosts (their translucent
+        // strokes, alpha 110/255, appear nowhere else).
+        QCOMPARE(w.exportFigureFile(dir.filePath("w.csv")), QString());
+        QCOMPARE(w.exportFigureFile(dir.filePath("w.json")), QString());
+        for (const char* name : {"w.csv", "w.json"}) {
+            QFile file(dir.filePath(name));
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            QVERIFY2(!file.readAll().contains("pinned"), name);
+        }
+        auto svgHasGhosts = [&](const QString& name) {
+            if (!w.exportFigureFile(dir.filePath(name), QSize(900, 600)).isEmpty())
+                return false;
+            QFile file(dir.filePath(name));
+            return file.open(QIODevice::ReadOnly) && file.readAll().contains("stroke-opacity=\"0.431373\"");
+        };
+        QVERIFY(svgHasGhosts("pinned.svg"));
+
+        const QString session = dir.filePath("pins.evx.json");
+        QCOMPARE(w.saveSessionFile(session), QString());
+        MainWindow other;
+        QSignalSpy otherShown(&other, &MainWindow::figureShown);
+        QCOMPARE(other.openSessionFile(session), QString());
+        QVERIFY(settle(other, otherShown));
+        QCOMPARE(other.pins().size(), std::size_t(1));
+        QCOMPARE(other.pinLabel(other.pins()[0].values), label);
+        checkGhosts(other);
+
+        unpin->trigger();
+        QCOMPARE(w.pins().size(), std::size_t(0));
+        QCOMPARE(w.plotView()->ghostCount(0), 0);
+        QVERIFY(!svgHasGhosts("unpinned.svg"));
+
+        for (int i = 0; i < Session::kMaxPins + 2; ++i)
+            w.pinFigure();
+        QCOMPARE(w.pins().size(), std::size_t(Session::kMaxPins));
+        // Pins of one label are numbered: each keeps its own legend entry and hides alone.
+        QSet<QString> labels;
+        for (int i = 0; i < w.plotView()->customPlot()->graphCount(); ++i)
+            if (w.plotView()->customPlot()->graph(i)->name().startsWith("pinned"))
+                labels.insert(w.plotView()->customPlot()->graph(i)->name());
+        QCOMPARE(labels, QSet<QString>({"pinned (1)", "pinned (2)", "pinned (3)", "pinned (4)"}));
+        QCOMPARE(w.plotView()->ghostCount(0), Session::kMaxPins * curves);
+        other.openScenario("ue-gaussian");
+        QCOMPARE(other.pins().size(), std::size_t(0));
+        QCOMPARE(other.plotView()->ghostCount(0), 0);
     }
 
     void exportFromTheWindow()

@@ -82,6 +82,8 @@ PlotView::PlotView(QWidget* parent)
         m_overlay = m_plot->layer(QStringLiteral("overlay"));
     }
     m_overlay->setMode(QCPLayer::lmBuffered);
+    m_plot->addLayer(QStringLiteral("ghosts"), m_plot->layer(QStringLiteral("main")), QCustomPlot::limBelow);
+    m_ghostLayer = m_plot->layer(QStringLiteral("ghosts"));
 
     connect(m_plot, &QCustomPlot::beforeReplot, this, [this] {
         syncHiddenViewport();
@@ -199,8 +201,12 @@ QSize PlotView::minimumSizeHint() const
             if (p.showTitle && !p.title.empty())
                 height += 1.3 * 1.2 * std::ceil(0.6 * 1.2 * double(p.title.size()) / cell);
             std::size_t entries = 0, longest = 0;
-            for (const Series& s : p.series)
-                entries += !s.name.empty(), longest = std::max(longest, s.name.size());
+            std::set<std::string> pins;  // a pin's ghosts share one entry
+            for (std::size_t j = 0; j < p.series.size(); ++j) {
+                const std::string& name = p.series[j].name;
+                if (!isGhost(i, int(j)) || pins.insert(name).second)
+                    entries += !name.empty(), longest = std::max(longest, name.size());
+            }
             for (const Band& b : p.bands)
                 entries += !b.name.empty(), longest = std::max(longest, b.name.size());
             // A legend of three or more entries wider than half its cell goes below it (placeLegend).
@@ -240,9 +246,11 @@ void PlotView::setFigure(const Figure& figure)
     // A figure like the last one (the usual case while a parameter moves or a run streams
     // progress) only updates data: a pan in progress, the hover read-out and the legend stay.
     syncHiddenViewport();  // legends are placed for the size the view will have
-    const bool reuse = !m_plots.empty() && sameStructure(m_figure, figure);
+    m_source = figure;
+    Figure drawn = withPins(figure);
+    const bool reuse = !m_plots.empty() && sameStructure(m_figure, drawn);
     captureLockedRanges();
-    m_figure = figure;
+    m_figure = std::move(drawn);
     if (!reuse || !updateData())
         rebuild();
     applyLocksOrFit();

@@ -58,7 +58,7 @@ public:
     // Draws `figure` (updating the plottables in place when only data changed) and queues a
     // replot; rendered() follows it.
     void setFigure(const evx::Figure& figure);
-    const evx::Figure& figure() const { return m_figure; }
+    const evx::Figure& figure() const { return m_source; }  // as given: without pinned curves
     QCustomPlot* customPlot() const { return m_plot; }
 
     double lastRenderMs() const { return m_lastRenderMs; }  // wall time of the last full replot
@@ -114,6 +114,27 @@ public:
     void setSeriesVisible(int plotIndex, const QString& seriesName, bool visible);
     bool isSeriesVisible(int plotIndex, const QString& seriesName) const;  // false if no such plot
 
+    // Pins ("before and after", plot_view_pins.cpp): the curves of earlier figures drawn as
+    // faint ghosts under the current one. A pin's line, step and scatter series join the
+    // current plot with the same title and axes, in the colours they had, thinner (kGhostWidth
+    // of a line), dashed and translucent (kGhostAlpha), under one legend entry named `label`.
+    // Bands, bars and heat maps are not pinned. Ghosts count in the fitted ranges (so they
+    // stay visible) and are hidden like a series by their label, but are never part of
+    // figure(), the hover read-out or anything but the drawing and its image exports.
+    struct Pin {
+        QString label;
+        evx::Figure figure;
+    };
+    static constexpr int kGhostAlpha = 110;
+    static constexpr double kGhostWidth = 0.6;
+    void setPins(std::vector<Pin> pins);  // redraws the current figure with them
+    const std::vector<Pin>& pins() const { return m_pins; }
+    void setPinLabels(const QStringList& labels);  // one per pin; redraws only if one changed
+    int ghostCount(int plotIndex) const;  // ghost plottables drawn in a plot
+    // What a pin keeps of a figure: its line, step and scatter series by plot (title and axes),
+    // each with the palette index it is drawn in (an automatic colour resolved as drawn).
+    static evx::Figure pinnedCurves(const evx::Figure& figure);
+
     // The axis rect showing plot `plotIndex` of the current figure, or nullptr.
     QCPAxisRect* axisRect(int plotIndex) const;
 
@@ -140,6 +161,7 @@ private:
         std::vector<QBrush> brushes;
         QCPAbstractLegendItem* legendItem = nullptr;
         bool sortedX = true;
+        bool ghost = false;  // a pinned figure's curve
     };
     struct PlotItems {
         QCPAxisRect* rect = nullptr;
@@ -215,6 +237,11 @@ private:
     void applyLocksOrFit();
     void applyVisibility(int index, Entry& entry);
 
+    // plot_view_pins.cpp
+    Figure withPins(const Figure& figure);  // sets m_ghostFrom
+    bool isGhost(int plotIndex, int seriesIndex) const;
+    void styleGhost(Entry& entry);
+
     // plot_view_export.cpp
     class ExportScope;
     friend class ExportScope;
@@ -235,7 +262,11 @@ private:
     void hideHover();
 
     QCustomPlot* m_plot = nullptr;
-    evx::Figure m_figure;
+    evx::Figure m_figure;  // what is drawn: m_source and the pins' ghosts
+    evx::Figure m_source;
+    std::vector<Pin> m_pins;
+    std::vector<std::size_t> m_ghostFrom;  // by plot: index of its first ghost series
+    QCPLayer* m_ghostLayer = nullptr;      // under the current figure's plottables
     std::vector<PlotItems> m_plots;
     std::vector<ViewLock> m_locks;  // by plot index
     std::vector<QCPMarginGroup*> m_marginGroups;

@@ -90,8 +90,9 @@ void PlotView::buildPlot(int index, QCPLayoutGrid* cell, int rectRow)
         if (c >= 0)
             used[static_cast<std::size_t>(c % Palette::seriesColourCount())] = true;
     };
-    for (const Series& s : plot.series)
-        mark(s.colour);
+    for (std::size_t j = 0; j < plot.series.size(); ++j)
+        if (!isGhost(index, int(j)))  // a ghost's colour is its own, not one taken from the current
+            mark(plot.series[j].colour);
     for (const Band& b : plot.bands)
         mark(b.colour);
     auto pick = [&](int c) {
@@ -110,6 +111,7 @@ void PlotView::buildPlot(int index, QCPLayoutGrid* cell, int rectRow)
         e.name = QString::fromStdString(name);
         e.isBand = isBand;
         e.source = static_cast<int>(source);
+        e.ghost = !isBand && isGhost(index, int(source));
         e.colour = pick(colour);
         items.entries.push_back(std::move(e));
     };
@@ -143,8 +145,13 @@ void PlotView::buildPlot(int index, QCPLayoutGrid* cell, int rectRow)
         return;  // buildSharedLegend lists it
     QCPLegend* legend = newLegend(rect->insetLayout(), Qt::AlignTop | Qt::AlignRight);
     items.legend = legend;
+    QSet<QString> pinsListed;  // a pin's curves share one entry
     for (Entry& e : items.entries) {
-        addLegendItem(legend, e);
+        if (!e.ghost || !pinsListed.contains(e.name)) {
+            if (e.ghost)
+                pinsListed.insert(e.name);
+            addLegendItem(legend, e);
+        }
         applyVisibility(index, e);
     }
     legend->setVisible(legend->itemCount() > 0);
@@ -272,6 +279,8 @@ void PlotView::addSeries(int index, Entry& entry)
     entry.pens = {plottable->pen()};
     entry.brushes = {plottable->brush()};
     setSeriesData(index, entry);
+    if (entry.ghost)
+        styleGhost(entry);  // after the data: a pin's legend key is the ghost without any
 }
 
 bool PlotView::setSeriesData(int index, Entry& entry)

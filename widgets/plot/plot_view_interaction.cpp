@@ -223,8 +223,8 @@ void PlotView::updateHover(const QPointF& pos)
         t->setVisible(true);
     };
     for (const Entry& e : items.entries) {
-        if (!e.sortedX || m_hidden.contains(keyFor(index, e.name)))
-            continue;
+        if (!e.sortedX || e.ghost || m_hidden.contains(keyFor(index, e.name)))
+            continue;  // a pin's values would read as the current figure's
         if (e.isBand) {
             const Band& b = plot.bands[static_cast<std::size_t>(e.source)];
             const double lo = valueAt(b.x, b.lower, x, false);

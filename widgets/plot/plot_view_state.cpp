@@ -360,7 +360,7 @@ void PlotView::applyVisibility(int index, Entry& entry)
         p->setPen(pen);
         p->setBrush(brush);
         auto* graph = qobject_cast<QCPGraph*>(p);
-        if (graph && graph->scatterStyle().shape() != QCPScatterStyle::ssNone) {
+        if (graph && !entry.ghost && graph->scatterStyle().shape() != QCPScatterStyle::ssNone) {
             QCPScatterStyle style = graph->scatterStyle();
             style.setPen(QPen(visible ? entry.colour.darker(115) : hiddenColour, len(1)));
             QColor fill = visible ? entry.colour : hiddenColour;
