@@ -171,6 +171,15 @@ private slots:
         QCOMPARE(w.currentScenarioId(), QString("ue-gaussian"));
         QCOMPARE(w.plotView()->figure().plots.size(), size_t(2));
         QVERIFY(!w.summaryTable()->valueText("jeffrey.mean").isEmpty());
+        // The status bar says how fresh the figure is; the compute/render split is a tooltip.
+        const auto freshness = [&w]() -> const QLabel* {
+            for (const QLabel* label : w.statusBar()->findChildren<QLabel*>())
+                if (label->text().startsWith("updated in "))
+                    return label;
+            return nullptr;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(freshness() != nullptr, 5000);
+        QVERIFY2(freshness()->toolTip().contains("render"), qPrintable(freshness()->toolTip()));
     }
 
     void movingASliderProducesANewPlot()
