@@ -119,6 +119,18 @@ bool relativelyClose(double a, double b, double tol)
     return std::abs(a - b) <= tol * std::abs(b);
 }
 
+
+// A reading's summary mean and sd against (mean, sd), each to a relative tolerance.
+void checkMoments(const Figure& f, const char* key, std::pair<double, double> expected, double tol)
+{
+    const double mean = f.summary.value(std::string(key) + ".mean");
+    const double sd = f.summary.value(std::string(key) + ".sd");
+    QVERIFY2(relativelyClose(mean, expected.first, tol),
+             qPrintable(QString("%1.mean %2 vs %3").arg(key).arg(mean, 0, 'g', 12).arg(expected.first, 0, 'g', 12)));
+    QVERIFY2(relativelyClose(sd, expected.second, tol),
+             qPrintable(QString("%1.sd %2 vs %3").arg(key).arg(sd, 0, 'g', 12).arg(expected.second, 0, 'g', 12)));
+}
+
 }  // namespace
 
 class TestDropBall : public QObject {
@@ -157,18 +169,10 @@ private slots:
 
         // The issue asks for 1e-4 relative in means and sds.
         const double tol = 1e-4;
-        const auto check = [&](const char* key, std::pair<double, double> expected) {
-            const double mean = f.summary.value(std::string(key) + ".mean");
-            const double sd = f.summary.value(std::string(key) + ".sd");
-            QVERIFY2(relativelyClose(mean, expected.first, tol),
-                     qPrintable(QString("%1.mean %2 vs %3").arg(key).arg(mean, 0, 'g', 12).arg(expected.first, 0, 'g', 12)));
-            QVERIFY2(relativelyClose(sd, expected.second, tol),
-                     qPrintable(QString("%1.sd %2 vs %3").arg(key).arg(sd, 0, 'g', 12).arg(expected.second, 0, 'g', 12)));
-        };
-        check("prior", ref.moments([&](double g) { return ref.prior(g); }));
-        check("virtual", ref.virtualEvidence());
-        check("distributional", ref.distributional());
-        check("jeffrey", ref.jeffrey());
+        checkMoments(f, "prior", ref.moments([&](double g) { return ref.prior(g); }), tol);
+        checkMoments(f, "virtual", ref.virtualEvidence(), tol);
+        checkMoments(f, "distributional", ref.distributional(), tol);
+        checkMoments(f, "jeffrey", ref.jeffrey(), tol);
         QVERIFY(relativelyClose(f.summary.value("jeffrey.var_y"), ref.varT(), 1e-6));
     }
 
@@ -190,17 +194,9 @@ private slots:
         const Figure f = runBall({{"t_obs", tObs}, {"sigma_model", 0.001}, {"sigma_obs", 0.1}});
         const BallReference ref{1, tObs, 0.001, 0.1, 10, 1};
         const double tol = 1e-4;
-        const auto check = [&](const char* key, std::pair<double, double> expected) {
-            const double mean = f.summary.value(std::string(key) + ".mean");
-            const double sd = f.summary.value(std::string(key) + ".sd");
-            QVERIFY2(relativelyClose(mean, expected.first, tol),
-                     qPrintable(QString("%1.mean %2 vs %3").arg(key).arg(mean, 0, 'g', 12).arg(expected.first, 0, 'g', 12)));
-            QVERIFY2(relativelyClose(sd, expected.second, tol),
-                     qPrintable(QString("%1.sd %2 vs %3").arg(key).arg(sd, 0, 'g', 12).arg(expected.second, 0, 'g', 12)));
-        };
-        check("prior", ref.moments([&](double g) { return ref.prior(g); }));
-        check("virtual", ref.virtualEvidence());
-        check("distributional", ref.distributional());
+        checkMoments(f, "prior", ref.moments([&](double g) { return ref.prior(g); }), tol);
+        checkMoments(f, "virtual", ref.virtualEvidence(), tol);
+        checkMoments(f, "distributional", ref.distributional(), tol);
         bool cutOff = false;
         for (const std::string& w : f.warnings)
             cutOff = cutOff || (w.find("Jeffrey's rule posterior is cut off") != std::string::npos);
