@@ -25,6 +25,28 @@ double scalarExp(double t)
     return std::exp(std::max(t, kFloor));
 }
 
+// The columns j … n−1 of row i that no whole vector covers, then the row's own sums: returns
+// the row's Σ_j E_ij. Shared by every code path (plain code, so callable from the AVX2 one).
+template <bool Gradient>
+inline double finishRow(const double* u, Eigen::Index n, double c, Eigen::Index i, Eigen::Index j, double sum,
+                        double moment, double* s0, double* s1)
+{
+    for (; j < n; ++j) {
+        const double d = u[j] - u[i], e = scalarExp(-c * d * d);
+        sum += e;
+        if constexpr (Gradient) {
+            moment += e * u[j];
+            s0[j] += e;
+            s1[j] += e * u[i];
+        }
+    }
+    if constexpr (Gradient) {
+        s0[i] += sum;
+        s1[i] += moment;
+    }
+    return sum;
+}
+
 // The row loop for SSE2 or scalar lanes: V supplies load/store/arithmetic and exp. (GCC will
 // not inline AVX2 helpers into a template compiled for the baseline, so AVX2 has its own copy.)
 template <class V, bool Gradient>
@@ -47,21 +69,7 @@ inline double pairSumsWith(const double* u, Eigen::Index n, double c, double* s0
                 V::store(s1 + j, V::add(V::load(s1 + j), V::mul(e, ui)));
             }
         }
-        double sum = V::sum(rowSum), moment = V::sum(rowMoment);
-        for (; j < n; ++j) {
-            const double d = u[j] - u[i], e = scalarExp(-c * d * d);
-            sum += e;
-            if constexpr (Gradient) {
-                moment += e * u[j];
-                s0[j] += e;
-                s1[j] += e * u[i];
-            }
-        }
-        total += sum;
-        if constexpr (Gradient) {
-            s0[i] += sum;
-            s1[i] += moment;
-        }
+        total += finishRow<Gradient>(u, n, c, i, j, V::sum(rowSum), V::sum(rowMoment), s0, s1);
     }
     return total;
 }
@@ -171,21 +179,7 @@ EVX_AVX2 double pairSumsAvx2(const double* u, Eigen::Index n, double c, double* 
                 V::store(s1 + j, V::madd(V::load(s1 + j), e, ui));
             }
         }
-        double sum = V::sum(rowSum), moment = V::sum(rowMoment);
-        for (; j < n; ++j) {
-            const double d = u[j] - u[i], e = scalarExp(-c * d * d);
-            sum += e;
-            if constexpr (Gradient) {
-                moment += e * u[j];
-                s0[j] += e;
-                s1[j] += e * u[i];
-            }
-        }
-        total += sum;
-        if constexpr (Gradient) {
-            s0[i] += sum;
-            s1[i] += moment;
-        }
+        total += finishRow<Gradient>(u, n, c, i, j, V::sum(rowSum), V::sum(rowMoment), s0, s1);
     }
     return total;
 }
