@@ -2,6 +2,10 @@
 // ratio is known in closed form, and against their own optimality conditions.
 #include "genbayes/logistic.h"
 
+#include "compare_near.h"
+
+#include <Eigen/LU>
+
 #include <QFile>
 #include <QtTest>
 
@@ -48,7 +52,40 @@ Eigen::VectorXd probabilities(const LogisticFit& fit, const LogisticData& data)
     return (1 / (1 + (-fit.decisions(data.features).array()).exp())).matrix();
 }
 
+// One fold of Algorithm 1 saved with scikit-learn's answers (tests/reference/logistic_cv_sklearn):
+// label, features, sklearn's decision value, its C; one row per point.
+std::vector<std::vector<double>> referenceRows(const QString& name)
+{
+    QFile file(QString(EVX_SOURCE_DIR) + "/tests/reference/logistic_cv_sklearn/" + name + "_sklearn.csv");
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    std::vector<std::vector<double>> rows;
+    for (const QByteArray& line : file.readAll().split('\n')) {
+        if (line.trimmed().isEmpty())
+            continue;
+        std::vector<double> row;
+        for (const QByteArray& cell : line.split(','))
+            row.push_back(cell.toDouble());
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+LogisticData referenceFold(const std::vector<std::vector<double>>& rows)
+{
+    const Eigen::Index n = Eigen::Index(rows.size()), d = Eigen::Index(rows[0].size()) - 3;
+    LogisticData data{Eigen::MatrixXd(n, d), Eigen::VectorXd(n)};
+    for (Eigen::Index i = 0; i < n; ++i) {
+        data.labels(i) = rows[std::size_t(i)][0];
+        for (Eigen::Index k = 0; k < d; ++k)
+            data.features(i, k) = rows[std::size_t(i)][std::size_t(k + 1)];
+    }
+    return data;
+}
+
 } // namespace
+
+Q_DECLARE_METATYPE(LogisticData)
 
 class TestGenbayesLogistic : public QObject {
     Q_OBJECT
@@ -95,6 +132,54 @@ private slots:
                  qPrintable(QString::number(residual.sum())));
         const Eigen::VectorXd g = data.features.transpose() * residual + fit.penalty * fit.weights;
         QVERIFY2(g.cwiseAbs().maxCoeff() < 1e-6, qPrintable(QString("%1 %2").arg(g(0)).arg(g(1))));
+    }
+
+    void ebPrecisionIsAFixedPointOfMacKaysUpdate_data()
+    {
+        QTest::addColumn<LogisticData>("data");
+        QTest::newRow("gaussian pair, 90 a class") << gaussianPair(90, 3);
+        QTest::newRow("gaussian pair, 40 a class") << gaussianPair(40, 8);
+        QTest::newRow("regression fold (6 features)") << referenceFold(referenceRows("regression"));
+        QTest::newRow("poisson fold") << referenceFold(referenceRows("poisson"));
+    }
+
+    void ebPrecisionIsAFixedPointOfMacKaysUpdate()
+    {
+        // The evidence is stationary in α where α = γ/‖w‖², γ = Σ_j (1 − α (A⁻¹)_jj) over the
+        // weights, w the MAP and A = Σ p_n (1 − p_n) z_n z_nᵀ + diag(1e-6, α, …, α) its
+        // Hessian, recomputed here point by point. The solver stops when an update would move
+        // α by less than 1e-8 relative; its secant lands closer than that.
+        QFETCH(LogisticData, data);
+        const LogisticFit fit = fitLogisticEb(data);
+        QVERIFY(fit.converged);
+        const Eigen::Index d = data.features.cols();
+        Eigen::MatrixXd a = Eigen::MatrixXd::Zero(d + 1, d + 1);
+        for (Eigen::Index i = 0; i < data.features.rows(); ++i) {
+            Eigen::VectorXd z(d + 1);
+            z << 1, data.features.row(i).transpose();
+            const double p = 1 / (1 + std::exp(-fit.decision(data.features.row(i))));
+            a += p * (1 - p) * z * z.transpose();
+        }
+        a(0, 0) += 1e-6;
+        a.diagonal().tail(d).array() += fit.penalty;
+        const Eigen::MatrixXd covariance = a.fullPivLu().inverse();
+        double gamma = 0;
+        for (Eigen::Index j = 1; j <= d; ++j)
+            gamma += 1 - fit.penalty * covariance(j, j);
+        EVX_COMPARE_NEAR(gamma / fit.weights.squaredNorm() / fit.penalty, 1.0, 1e-7);
+    }
+
+    void ebPrecisionDivergesWithoutSignal()
+    {
+        // Every point twice, once in each class: the MAP weights are 0 for any α, the
+        // evidence grows without bound in α, and the solver stops at its cap of 1e10.
+        LogisticData data = gaussianPair(30, 2);
+        data.features = data.features.replicate(2, 1).eval();
+        data.labels = (Eigen::VectorXd(120) << Eigen::VectorXd::Ones(60), Eigen::VectorXd::Zero(60)).finished();
+        const LogisticFit fit = fitLogisticEb(data);
+        QVERIFY(fit.converged);
+        QCOMPARE(fit.penalty, 1e10);
+        EVX_COMPARE_NEAR(fit.weights.cwiseAbs().maxCoeff(), 0.0, 1e-12);
     }
 
     void vbAndEbAgreeWithMuchData()
@@ -171,25 +256,10 @@ private slots:
     {
         QFETCH(QString, name);
         QFETCH(double, tolerance);
-        QFile file(QString(EVX_SOURCE_DIR) + "/tests/reference/logistic_cv_sklearn/" + name + "_sklearn.csv");
-        QVERIFY(file.open(QIODevice::ReadOnly));
-        std::vector<std::vector<double>> rows;
-        for (const QByteArray& line : file.readAll().split('\n')) {
-            if (line.trimmed().isEmpty())
-                continue;
-            std::vector<double> row;
-            for (const QByteArray& cell : line.split(','))
-                row.push_back(cell.toDouble());
-            rows.push_back(std::move(row));
-        }
+        const std::vector<std::vector<double>> rows = referenceRows(name);
         QCOMPARE(int(rows.size()), 162);
-        const Eigen::Index d = Eigen::Index(rows[0].size()) - 3;
-        LogisticData data{Eigen::MatrixXd(162, d), Eigen::VectorXd(162)};
-        for (Eigen::Index i = 0; i < 162; ++i) {
-            data.labels(i) = rows[std::size_t(i)][0];
-            for (Eigen::Index k = 0; k < d; ++k)
-                data.features(i, k) = rows[std::size_t(i)][std::size_t(k + 1)];
-        }
+        const LogisticData data = referenceFold(rows);
+        const Eigen::Index d = data.features.cols();
         const LogisticFit fit = fitLogisticL1Cv(data);
         QCOMPARE(fit.penalty, rows[0].back());
         double worst = 0;
