@@ -182,6 +182,53 @@ private slots:
         EVX_COMPARE_NEAR(fit.weights.cwiseAbs().maxCoeff(), 0.0, 1e-12);
     }
 
+    void vbIsAFixedPointOfItsUpdates_data()
+    {
+        QTest::addColumn<LogisticData>("data");
+        QTest::newRow("gaussian pair, 90 a class") << gaussianPair(90, 3);
+        QTest::newRow("regression fold (6 features)") << referenceFold(referenceRows("regression"));
+        QTest::newRow("poisson fold") << referenceFold(referenceRows("poisson"));
+    }
+
+    void vbIsAFixedPointOfItsUpdates()
+    {
+        // At the returned E[α], the Jaakkola–Jordan updates of (S, m, ξ) alone, run here point
+        // by point to convergence (they contract at ~0.2 a step), must give back the returned
+        // mean, and (a0 + d/2)/(b0 + ½(‖m_w‖² + tr S_ww)) the returned E[α]. The solver stops
+        // when m moves by less than 1e-7; a linear iteration at rate ρ is then within
+        // 1e-7 ρ/(1 − ρ) of its limit, ≤ 1e-6 for ρ ≤ 0.9.
+        QFETCH(LogisticData, data);
+        const VbOptions options;
+        const LogisticFit fit = fitLogisticVb(data, options);
+        QVERIFY(fit.converged);
+        const Eigen::Index n = data.features.rows(), d = data.features.cols();
+        Eigen::MatrixXd z(n, d + 1);
+        z << Eigen::VectorXd::Ones(n), data.features;
+        Eigen::VectorXd xi = Eigen::VectorXd::Ones(n), m;
+        Eigen::MatrixXd s;
+        for (int iteration = 0; iteration < 500; ++iteration) {
+            Eigen::MatrixXd precision = Eigen::MatrixXd::Zero(d + 1, d + 1);
+            Eigen::VectorXd target = Eigen::VectorXd::Zero(d + 1);
+            for (Eigen::Index i = 0; i < n; ++i) {
+                const double lambda = std::tanh(xi(i) / 2) / (4 * xi(i));
+                precision += 2 * lambda * z.row(i).transpose() * z.row(i);
+                target += (data.labels(i) - 0.5) * z.row(i).transpose();
+            }
+            precision(0, 0) += 1e-6;
+            precision.diagonal().tail(d).array() += fit.penalty;
+            s = precision.fullPivLu().inverse();
+            m = s * target;
+            for (Eigen::Index i = 0; i < n; ++i)
+                xi(i) = std::sqrt((z.row(i) * (s + m * m.transpose()) * z.row(i).transpose()).value());
+        }
+        EVX_COMPARE_NEAR(fit.intercept, m(0), 1e-6);
+        for (Eigen::Index j = 0; j < d; ++j)
+            EVX_COMPARE_NEAR(fit.weights(j), m(j + 1), 1e-6);
+        const double update = (options.a0 + 0.5 * double(d))
+                              / (options.b0 + 0.5 * (m.tail(d).squaredNorm() + s.diagonal().tail(d).sum()));
+        EVX_COMPARE_NEAR(update / fit.penalty, 1.0, 1e-6);
+    }
+
     void vbAndEbAgreeWithMuchData()
     {
         // Both posteriors concentrate on the MLE as n grows; their logits differ by far less
