@@ -5,6 +5,7 @@
 // The fixed point of that update is found by a safeguarded secant on log α, warm-starting
 // each Newton solve from the last MAP.
 #include "genbayes/logistic.h"
+#include "genbayes/logistic_small.h"
 #include "genbayes/outer_products.h"
 
 #include "core/errors.h"
@@ -20,20 +21,20 @@ namespace {
 constexpr double kInterceptPrecision = 1e-6;
 constexpr double kMaxPrecision = 1e10; // weights all but zero: α has no finite optimum
 
-} // namespace
-
-LogisticFit fitLogisticEb(const LogisticData& data, const EbOptions& options)
+// The iterations with (d + 1)-square matrices of at most maxP rows (logistic_small.h).
+template <int maxP>
+LogisticFit iterate(const Eigen::MatrixXd& z, const Eigen::VectorXd& labels, const EbOptions& options)
 {
-    const Eigen::Index n = data.features.rows(), d = data.features.cols();
-    Eigen::MatrixXd z(n, d + 1);
-    z.col(0).setOnes();
-    z.rightCols(d) = data.features;
+    using Matrix = SmallMatrix<maxP>;
+    using Vector = SmallVector<maxP>;
+    const Eigen::Index n = z.rows(), d = z.cols() - 1;
     const Eigen::MatrixXd outer = packedOuterProducts(z);
 
-    Eigen::VectorXd w = Eigen::VectorXd::Zero(d + 1), prior(d + 1), gradient(d + 1), step(d + 1);
+    Vector w = Vector::Zero(d + 1), prior(d + 1), gradient(d + 1), step(d + 1);
     Eigen::ArrayXd p(n);
-    Eigen::MatrixXd h(d + 1, d + 1);
-    Eigen::LLT<Eigen::MatrixXd> hessian(d + 1);
+    Eigen::VectorXd packed(outer.cols());
+    Matrix h(d + 1, d + 1), lower(d + 1, d + 1), lInverse(d + 1, d + 1), covariance(d + 1, d + 1);
+    Eigen::LLT<Matrix> hessian(d + 1);
     double alpha = options.initialPrecision;
     // The previous point of the secant on u = log α (below).
     double previousU = 0, previousResidual = 0;
@@ -44,22 +45,24 @@ LogisticFit fitLogisticEb(const LogisticData& data, const EbOptions& options)
         prior(0) = kInterceptPrecision;
         for (int newton = 0; newton < 100; ++newton) {
             p = (1 + (-(z * w).array()).exp()).inverse();
-            gradient.noalias() = z.transpose() * (p - data.labels.array()).matrix();
+            gradient.noalias() = z.transpose() * (p - labels.array()).matrix();
             gradient += prior.cwiseProduct(w);
-            h = unpackSymmetric(outer.transpose() * (p * (1 - p)).matrix(), d + 1);
+            packed.noalias() = outer.transpose() * (p * (1 - p)).matrix();
+            unpackSymmetric(packed, 1, h);
             h.diagonal() += prior;
             hessian.compute(h);
             if (hessian.info() != Eigen::Success)
                 throw NumericalError(
                     "empirical-Bayes logistic regression: the Hessian is not positive definite");
-            step = hessian.solve(gradient);
+            step = gradient;
+            hessian.solveInPlace(step);
             w -= step;
             if (step.cwiseAbs().maxCoeff() < 1e-12 * std::max(1.0, w.cwiseAbs().maxCoeff()))
                 break;
         }
-        const Eigen::VectorXd covarianceDiagonal =
-            hessian.solve(Eigen::MatrixXd::Identity(d + 1, d + 1)).diagonal();
-        const double gamma = (1 - alpha * covarianceDiagonal.tail(d).array()).sum();
+        lower = hessian.matrixL();
+        inverseFromCholesky(lower, lInverse, covariance);
+        const double gamma = (1 - alpha * covariance.diagonal().tail(d).array()).sum();
         const double norm2 = w.tail(d).squaredNorm();
         const double alphaNew =
             norm2 > 0 ? std::min(kMaxPrecision, std::max(gamma, 0.0) / norm2) : kMaxPrecision;
@@ -88,13 +91,34 @@ LogisticFit fitLogisticEb(const LogisticData& data, const EbOptions& options)
         } else {
             havePrevious = false;
         }
-        alpha = std::clamp(std::exp(next), 1e-12, kMaxPrecision);
+        const double alphaNext = std::clamp(std::exp(next), 1e-12, kMaxPrecision);
+        // The MAP moves with α as dw/dα = −A⁻¹ (0, w_w): a first-order predictor saves a Newton
+        // step per update; only for moderate moves, where the MAP is nearly linear in α.
+        if (alphaNext < 2 * alpha && alphaNext > 0.5 * alpha) {
+            step.setZero();
+            step.tail(d) = w.tail(d);
+            hessian.solveInPlace(step);
+            w -= (alphaNext - alpha) * step;
+        }
+        alpha = alphaNext;
     }
     fit.iterations = std::min(fit.iterations, options.maxIterations);
     fit.intercept = w(0);
     fit.weights = w.tail(d);
     fit.penalty = alpha;
     return fit;
+}
+
+} // namespace
+
+LogisticFit fitLogisticEb(const LogisticData& data, const EbOptions& options)
+{
+    const Eigen::Index n = data.features.rows(), d = data.features.cols();
+    Eigen::MatrixXd z(n, d + 1);
+    z.col(0).setOnes();
+    z.rightCols(d) = data.features;
+    return d + 1 <= kSmallSize ? iterate<kSmallSize>(z, data.labels, options)
+                               : iterate<Eigen::Dynamic>(z, data.labels, options);
 }
 
 } // namespace evx::genbayes

@@ -6,6 +6,7 @@
 // with p = (p_b, E[α], …, E[α]); the intercept's p_b is a fixed, nearly flat 1e-6.
 // E[α] is stepped by a safeguarded secant on log α towards the fixed point of its update.
 #include "genbayes/logistic.h"
+#include "genbayes/logistic_small.h"
 #include "genbayes/outer_products.h"
 
 #include "core/errors.h"
@@ -29,34 +30,13 @@ void jaakkolaLambda(const Eigen::ArrayXd& xi, Eigen::ArrayXd& e, Eigen::ArrayXd&
     lambda = (xi < 1e-6).select(0.125 - xi.square() / 192, (1 - e) / ((1 + e) * 4 * xi));
 }
 
-// S = P⁻¹ from the Cholesky factor L of P: L⁻¹ by forward substitution, then S = L⁻ᵀ L⁻¹.
-// By hand because Eigen sends a triangular solve with a matrix right-hand side through its
-// blocked level-3 kernel, whose set-up costs more than the arithmetic at p ≤ 8.
-template <class Matrix>
-void inverseFromCholesky(const Matrix& l, Matrix& lInverse, Matrix& s)
-{
-    const Eigen::Index p = l.rows();
-    lInverse.setZero();
-    for (Eigen::Index j = 0; j < p; ++j) {
-        lInverse(j, j) = 1 / l(j, j);
-        for (Eigen::Index i = j + 1; i < p; ++i) {
-            double sum = 0;
-            for (Eigen::Index k = j; k < i; ++k)
-                sum += l(i, k) * lInverse(k, j);
-            lInverse(i, j) = -sum / l(i, i);
-        }
-    }
-    s.noalias() = lInverse.transpose() * lInverse;
-}
-
-// The iterations on (d + 1)-square matrices of at most maxP rows: with a fixed maximum
-// (maxP = 8 covers every model's features) Eigen keeps them on the stack: with dynamic
-// ones, allocations and the inverse cost a third of an iteration.
+// The iterations with (d + 1)-square matrices of at most maxP rows (logistic_small.h): with
+// dynamic ones, allocations and the inverse cost a third of an iteration.
 template <int maxP>
 LogisticFit iterate(const Eigen::MatrixXd& z, const Eigen::VectorXd& labels, const VbOptions& options)
 {
-    using Matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, maxP, maxP>;
-    using Vector = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, maxP, 1>;
+    using Matrix = SmallMatrix<maxP>;
+    using Vector = SmallVector<maxP>;
     const Eigen::Index n = z.rows(), p = z.cols(), d = p - 1;
     const Vector target = z.transpose() * (labels.array() - 0.5).matrix();
     const Eigen::MatrixXd outer = packedOuterProducts(z);
@@ -129,7 +109,8 @@ LogisticFit fitLogisticVb(const LogisticData& data, const VbOptions& options)
     Eigen::MatrixXd z(n, d + 1);
     z.col(0).setOnes();
     z.rightCols(d) = data.features;
-    return d + 1 <= 8 ? iterate<8>(z, data.labels, options) : iterate<Eigen::Dynamic>(z, data.labels, options);
+    return d + 1 <= kSmallSize ? iterate<kSmallSize>(z, data.labels, options)
+                               : iterate<Eigen::Dynamic>(z, data.labels, options);
 }
 
 } // namespace evx::genbayes
