@@ -46,7 +46,7 @@ LogisticFit fitLogisticVb(const LogisticData& data, const VbOptions& options = {
 struct EbOptions {
     double initialPrecision = 1;
     int maxIterations = 200;
-    double tolerance = 1e-8; // relative change of the precision
+    double tolerance = 1e-8; // relative change MacKay's update would make to the precision
 };
 LogisticFit fitLogisticEb(const LogisticData& data, const EbOptions& options = {});
 

@@ -16,22 +16,31 @@ Eigen::MatrixXd packedOuterProducts(const Eigen::MatrixXd& z)
 Eigen::MatrixXd unpackSymmetric(const Eigen::VectorXd& packed, Eigen::Index p)
 {
     Eigen::MatrixXd m(p, p);
-    Eigen::Index c = 0;
-    for (Eigen::Index k = 0; k < p; ++k)
-        for (Eigen::Index j = 0; j <= k; ++j)
-            m(j, k) = m(k, j) = packed(c++);
+    unpackSymmetric(packed, 1, m);
     return m;
+}
+
+void unpackSymmetric(const Eigen::VectorXd& packed, double factor, Eigen::Ref<Eigen::MatrixXd> out)
+{
+    Eigen::Index c = 0;
+    for (Eigen::Index k = 0; k < out.cols(); ++k)
+        for (Eigen::Index j = 0; j <= k; ++j)
+            out(j, k) = out(k, j) = factor * packed(c++);
 }
 
 Eigen::VectorXd packForQuadraticForm(const Eigen::MatrixXd& m)
 {
-    const Eigen::Index p = m.cols();
-    Eigen::VectorXd out(p * (p + 1) / 2);
+    Eigen::VectorXd out(m.cols() * (m.cols() + 1) / 2);
+    packForQuadraticForm(m, out);
+    return out;
+}
+
+void packForQuadraticForm(const Eigen::Ref<const Eigen::MatrixXd>& m, Eigen::Ref<Eigen::VectorXd> out)
+{
     Eigen::Index c = 0;
-    for (Eigen::Index k = 0; k < p; ++k)
+    for (Eigen::Index k = 0; k < m.cols(); ++k)
         for (Eigen::Index j = 0; j <= k; ++j)
             out(c++) = (j == k ? 1 : 2) * m(j, k);
-    return out;
 }
 
 } // namespace evx::genbayes

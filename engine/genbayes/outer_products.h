@@ -13,7 +13,10 @@ namespace evx::genbayes {
 Eigen::MatrixXd packedOuterProducts(const Eigen::MatrixXd& z);
 // The symmetric p × p matrix from packed entries: unpackSymmetric(outerᵀ c) = Σ_n c_n z_n z_nᵀ.
 Eigen::MatrixXd unpackSymmetric(const Eigen::VectorXd& packed, Eigen::Index p);
+// The same into an existing p × p matrix (scaled by `factor`), for loops that allocate nothing.
+void unpackSymmetric(const Eigen::VectorXd& packed, double factor, Eigen::Ref<Eigen::MatrixXd> out);
 // w with (outer · w)_n = z_nᵀ M z_n for symmetric M: its packed entries, off-diagonals twice.
 Eigen::VectorXd packForQuadraticForm(const Eigen::MatrixXd& m);
+void packForQuadraticForm(const Eigen::Ref<const Eigen::MatrixXd>& m, Eigen::Ref<Eigen::VectorXd> out);
 
 } // namespace evx::genbayes
