@@ -186,6 +186,11 @@ Figure Bq2dMarginalScenario::runWith(const RunInput& input, const RunContext& co
             gp::FitOptions o;
             o.minLengthscale = std::min(sx, sy) / 20;
             o.maxLengthscale = 10 * std::max(sx, sy);
+            // log p is known to ~1e-6 of its size at n ≈ 100 (gp_regression.h): stop there rather
+            // than let the line search chase rounding, which made the slowest seeds' fits 100 ms.
+            o.relativeImprovement = 1e-6;
+            o.maxLineSearch = 10;
+            o.boundMargin = 0.05;  // a warm start from a bound can leave it (gp_regression.h)
             gp::fitHyperparameters(g, o);
             w = g.kernel().lengthscales();
             if (gpEachStep || k == users + n) {
