@@ -22,25 +22,30 @@ LogLengthscaleGrid::LogLengthscaleGrid(double minLengthscale, double maxLengthsc
     const double l0 = std::log(minLengthscale), l1 = std::log(maxLengthscale);
     for (int j = 0; j < points; ++j) {
         m_logW.push_back(l0 + (l1 - l0) * j / (points - 1));
-        m_gps.emplace_back(gp::Kernel(gp::KernelKind::Gaussian, 1.0, Eigen::VectorXd::Constant(1, std::exp(m_logW.back()))),
-                           0.0);
+        m_kernels.emplace_back(gp::KernelKind::Gaussian, 1.0, Eigen::VectorXd::Constant(1, std::exp(m_logW.back())));
     }
+    m_factors.resize(m_kernels.size());
+    m_x.resize(0, 1);
 }
 
 void LogLengthscaleGrid::add(double x)
 {
-    for (auto& g : m_gps)
-        g.addObservation(Eigen::VectorXd::Constant(1, x), 0.0);
+    // The same factor GpRegression::addObservation grows (k(X, x), k(x, x)), without its weights.
+    for (size_t j = 0; j < m_kernels.size(); ++j)
+        m_factors[j].append(m_kernels[j].column(m_x, &x), m_kernels[j].diagonal());
+    m_x.conservativeResize(m_x.rows() + 1, Eigen::NoChange);
+    m_x(m_x.rows() - 1, 0) = x;
 }
 
-std::vector<double> LogLengthscaleGrid::posterior(const Eigen::VectorXd& r)
+std::vector<double> LogLengthscaleGrid::posterior(const Eigen::VectorXd& r) const
 {
     const double n = double(r.size());
-    std::vector<double> logPost(m_gps.size());
-    for (size_t j = 0; j < m_gps.size(); ++j) {
-        m_gps[j].setTargets(r);
-        const double s = std::max(r.dot(m_gps[j].alpha()), 1e-300);
-        logPost[j] = -0.5 * m_gps[j].factor().logDeterminant() - 0.5 * n * std::log(s);
+    if (r.size() != m_x.rows())
+        throw InvalidParameter("log-GP lengthscale grid: one residual per sample");
+    std::vector<double> logPost(m_kernels.size());
+    for (size_t j = 0; j < m_kernels.size(); ++j) {
+        const double s = std::max(r.dot(m_factors[j].solve(r)), 1e-300);
+        logPost[j] = -0.5 * m_factors[j].logDeterminant() - 0.5 * n * std::log(s);
     }
     const double top = *std::max_element(logPost.begin(), logPost.end());
     if (!std::isfinite(top))

@@ -33,21 +33,25 @@ struct LogGpMixtureOptions {
     double centralLengthscale = 0;
 };
 
-// The posterior over the lengthscale grid, kept across samples: one unit-h GP per grid value,
-// grown by row appends (O(n²) each), so that a new posterior costs G target updates, not G
-// factorisations (most of a run's time when refactored at every trace point).
+// The posterior over the lengthscale grid, kept across samples: one unit-h kernel factor per
+// grid value, grown by row appends (O(n²) each), so that a new posterior costs G solves, not G
+// factorisations (most of a run's time when refactored at every trace point). Factors, not
+// GpRegressions: a GP's append also solves for its weights, which only posterior() needs (two
+// of the three O(n²) solves of every append of every grid value, 850 per bq-1d run).
 class LogLengthscaleGrid {
 public:
     LogLengthscaleGrid(double minLengthscale, double maxLengthscale, int points);
-    void add(double x);  // to every GP; targets are set by posterior()
+    void add(double x);  // a sample, to every grid value's factor
     // Mass on each grid value for residuals r at the samples added so far (flat prior on log w,
-    // h integrated out); also leaves r as every GP's targets.
-    std::vector<double> posterior(const Eigen::VectorXd& r);
+    // h integrated out).
+    std::vector<double> posterior(const Eigen::VectorXd& r) const;
     const std::vector<double>& logLengthscales() const { return m_logW; }
 
 private:
     std::vector<double> m_logW;
-    std::vector<gp::GpRegression> m_gps;
+    std::vector<gp::Kernel> m_kernels;
+    std::vector<gp::CheckedCholesky> m_factors;
+    Eigen::MatrixXd m_x;  // the samples, one column
 };
 
 class LogGpMixture {

@@ -296,7 +296,8 @@ FitResult fitHyperparameters(GpRegression& gp, const FitOptions& options)
             lb[j] = std::log(options.minLengthscale);
             ub[j] = std::log(options.maxLengthscale);
         }
-        const double frac = std::clamp((theta0[j] - lb[j]) / (ub[j] - lb[j]), 1e-6, 1 - 1e-6);
+        const double margin = std::clamp(options.boundMargin, 1e-6, 0.5);
+        const double frac = std::clamp((theta0[j] - lb[j]) / (ub[j] - lb[j]), margin, 1 - margin);
         u[j] = std::log(frac / (1 - frac));
     }
     auto toTheta = [&](const Eigen::VectorXd& uu) {
@@ -361,7 +362,11 @@ FitResult fitHyperparameters(GpRegression& gp, const FitOptions& options)
     LBFGSpp::LBFGSParam<double> param;
     param.max_iterations = options.maxIterations;
     param.epsilon = options.tolerance;
-    param.max_linesearch = 40;
+    param.max_linesearch = options.maxLineSearch;
+    if (options.relativeImprovement > 0) {
+        param.past = 1;
+        param.delta = options.relativeImprovement;
+    }
     param.linesearch = LBFGSpp::LBFGS_LINESEARCH_BACKTRACKING_STRONG_WOLFE;
     LBFGSpp::LBFGSSolver<double, LBFGSpp::LineSearchNocedalWright> solver(param);
     FitResult result;

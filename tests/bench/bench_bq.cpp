@@ -1,13 +1,15 @@
 // BQ costs: adding one sample to a BQ model and recomputing E[Z], V[Z] (Cholesky row append,
 // O(n²)) at n = 100, 500, 1000; one full hyperparameter fit (L-BFGS, O(n³) per step) at
-// n = 200; and the calibrated models of bq-1d at n = 50 (issue 13): the GP BQ lengthscale
-// mixture grown sample by sample, and one log-GP mixture (three LogGpBq).
+// n = 200; a warm-started 2-D refit at n = 150 as bq-2d-marginal does it; and the calibrated
+// models of bq-1d at n = 50 (issue 13): the GP BQ lengthscale mixture grown sample by sample,
+// and one log-GP mixture (three LogGpBq).
 // Run directly for figures: build/tests/bench/bench_bq
 #include "bq/bayes_quadrature.h"
 #include "bq/designs.h"
 #include "bq/lengthscale_mixture_bq.h"
 #include "bq/log_gp_mixture.h"
 #include "gp/gp_regression.h"
+#include "scenarios/quadrature/bq_2d_marginal_scenario.h"
 
 #include <QElapsedTimer>
 #include <QtTest>
@@ -141,6 +143,35 @@ private slots:
             e = bq::LogGpMixture(x, logL, p, o).estimate();
         }
         QVERIFY(std::isfinite(e.mean) && e.variance > 0);
+    }
+
+    void warmRefit2d()
+    {
+        // bq-2d-marginal's final fit at n = 150 (grid strategy), warm-started from the fit at
+        // n = 93, with the scenario's options (stop on a stalled likelihood, leave a bound).
+        const bq::GaussianMeasure p{Eigen::Vector2d(0, 0), Eigen::Vector2d(1, 1)};
+        const Eigen::MatrixXd x = bq::quasiRandomDesign(p, 150, 1);
+        Eigen::VectorXd y(150);
+        for (int i = 0; i < 150; ++i)
+            y[i] = scenarios::Bq2dMarginalScenario::integrand(x(i, 0), x(i, 1));
+        gp::FitOptions o;
+        o.minLengthscale = 0.05;
+        o.maxLengthscale = 10;
+        o.relativeImprovement = 1e-6;
+        o.maxLineSearch = 10;
+        o.boundMargin = 0.05;
+        gp::GpRegression warm(gp::Kernel(gp::KernelKind::Gaussian, 1.0, Eigen::Vector2d(0.5, 0.5)));
+        warm.setData(x.topRows(93), y.head(93));
+        gp::fitHyperparameters(warm, o);
+        gp::FitResult r;
+        QBENCHMARK {
+            gp::GpRegression g(warm.kernel());
+            g.setData(x, y);
+            r = gp::fitHyperparameters(g, o);
+        }
+        qInfo("warm refit at n = 150: %d L-BFGS iterations (%s), log marginal likelihood %.1f", r.iterations,
+              r.converged ? "converged" : "stopped by a failed line search", r.logMarginalLikelihood);
+        QVERIFY(std::isfinite(r.logMarginalLikelihood));
     }
 
     void fullFit()

@@ -1,0 +1,120 @@
+// The fit's opt-in controls that make refits cheap and warm starts safe (issue 13, bq-2d-marginal
+// at n = 150): stopping on a stalled likelihood, leaving a bound a warm start sits on, and the
+// vectorised Gaussian kernel gradients every likelihood gradient uses.
+#include "compare_near.h"
+#include "gp/gp_regression.h"
+
+#include <QtTest>
+#include <cmath>
+#include <random>
+
+using namespace evx;
+using namespace evx::gp;
+
+namespace {
+
+Eigen::MatrixXd randomPoints(int n, int d, double lo, double hi, unsigned seed)
+{
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> u(lo, hi);
+    Eigen::MatrixXd x(n, d);
+    for (int i = 0; i < n; ++i)
+        for (int k = 0; k < d; ++k)
+            x(i, k) = u(rng);
+    return x;
+}
+
+// Two bumps, smooth on the scale of the point spacing: an interior optimum in both lengthscales.
+Eigen::VectorXd bumps(const Eigen::MatrixXd& x)
+{
+    Eigen::VectorXd y(x.rows());
+    for (int i = 0; i < x.rows(); ++i) {
+        const double a = x(i, 0), b = x.cols() > 1 ? x(i, 1) : 0.0;
+        y[i] = std::exp(-0.5 * ((a - 0.5) * (a - 0.5) / 0.36 + (b + 0.3) * (b + 0.3) / 0.64)) +
+               0.6 * std::exp(-0.5 * ((a + 1.2) * (a + 1.2) / 0.16 + (b - 0.9) * (b - 0.9) / 0.25));
+    }
+    return y;
+}
+
+}  // namespace
+
+class TestGpFitOptions : public QObject {
+    Q_OBJECT
+
+private slots:
+    void gaussianGradientMatricesMatchTheScalarFormula()
+    {
+        // The vectorised path promises the same operations per entry as the scalar formula
+        // (u = Δx/w, k·(u² − 1)), hence the same bits: callers' numbers must not move.
+        const Eigen::MatrixXd x = randomPoints(37, 2, -3, 3, 3);
+        const Kernel k(KernelKind::Gaussian, 1.3, Eigen::Vector2d(0.7, 1.9));
+        const Eigen::MatrixXd km = k.matrix(x);
+        const std::vector<Eigen::MatrixXd> g = k.matrixGradients(x, km);
+        QCOMPARE(int(g.size()), 3);
+        QCOMPARE((g[0] - km).cwiseAbs().maxCoeff(), 0.0);
+        for (int d = 0; d < 2; ++d) {
+            double worst = 0;
+            for (int j = 0; j < x.rows(); ++j)
+                for (int i = 0; i < x.rows(); ++i) {
+                    const double u = (x(i, d) - x(j, d)) / k.lengthscales()[d];
+                    worst = std::max(worst, std::fabs(g[size_t(d + 1)](i, j) - km(i, j) * (u * u - 1)));
+                }
+            QCOMPARE(worst, 0.0);
+        }
+    }
+
+    void warmStartOnABoundLeavesIt()
+    {
+        // A previous fit ended on the lower bound of w_y; the new data want an interior optimum.
+        const Eigen::MatrixXd x = randomPoints(60, 2, -2.5, 2.5, 11);
+        const Eigen::VectorXd y = bumps(x);
+        FitOptions o;
+        o.minLengthscale = 0.05;
+        o.maxLengthscale = 10;
+        GpRegression interior(Kernel(KernelKind::Gaussian, 1, Eigen::Vector2d(0.5, 0.5)));
+        interior.setData(x, y);
+        const double best = fitHyperparameters(interior, o).logMarginalLikelihood;
+        QVERIFY(interior.kernel().lengthscales().minCoeff() > 4 * o.minLengthscale);
+
+        o.boundMargin = 0.05;
+        GpRegression warm(Kernel(KernelKind::Gaussian, 1, Eigen::Vector2d(0.5, o.minLengthscale)));
+        warm.setData(x, y);
+        const double fromBound = fitHyperparameters(warm, o).logMarginalLikelihood;
+        // Both fits stop at |∇| ≤ 1e-6 in the logistic coordinates: log p agrees far below the
+        // 0.5 nats that would make the two lengthscales distinguishable.
+        EVX_COMPARE_NEAR(fromBound, best, 1e-6 * std::fabs(best));
+        EVX_COMPARE_NEAR(warm.kernel().lengthscales()[1], interior.kernel().lengthscales()[1],
+                         1e-3 * interior.kernel().lengthscales()[1]);
+    }
+
+    void stalledLikelihoodStopsTheFitAtTheOptimum()
+    {
+        // n = 150 interpolated points: log p is known to ~1e-6 of its size, so the gradient test
+        // alone cannot be met and the line search hunts through rounding.
+        const Eigen::MatrixXd x = randomPoints(150, 2, -2.5, 2.5, 5);
+        const Eigen::VectorXd y = bumps(x);
+        FitOptions o;
+        o.minLengthscale = 0.05;
+        o.maxLengthscale = 10;
+        GpRegression full(Kernel(KernelKind::Gaussian, 1, Eigen::Vector2d(0.5, 0.6)));
+        full.setData(x, y);
+        const FitResult rf = fitHyperparameters(full, o);
+        o.relativeImprovement = 1e-6;
+        o.maxLineSearch = 10;
+        GpRegression stopped(Kernel(KernelKind::Gaussian, 1, Eigen::Vector2d(0.5, 0.6)));
+        stopped.setData(x, y);
+        const FitResult rs = fitHyperparameters(stopped, o);
+        qInfo("full fit: %d iterations, log p %.9g; stopped on a stall: %d iterations, log p %.9g", rf.iterations,
+              rf.logMarginalLikelihood, rs.iterations, rs.logMarginalLikelihood);
+        QVERIFY(rs.converged);
+        QVERIFY2(rs.iterations < rf.iterations, qPrintable(QString("%1 against %2").arg(rs.iterations).arg(rf.iterations)));
+        // Within the stop's own tolerance (1e-6 of |log p| per iteration, a few iterations).
+        EVX_COMPARE_NEAR(rs.logMarginalLikelihood, rf.logMarginalLikelihood, 3e-6 * std::fabs(rf.logMarginalLikelihood));
+        for (int d = 0; d < 2; ++d)
+            EVX_COMPARE_NEAR(stopped.kernel().lengthscales()[d], full.kernel().lengthscales()[d],
+                             1e-3 * full.kernel().lengthscales()[d]);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestGpFitOptions)
+#include "test_gp_fit_options.moc"
