@@ -83,6 +83,11 @@ std::vector<Preset> tablePresets(const std::string& table, const std::array<std:
 }
 
 constexpr std::size_t kSurfaceLimit = 48; // a 51³ surface with its sd is 2 MB
+// Eight reference surfaces of a 51³ grid are 8.5 MB; the last loops' stand-ins 9.6 MB each
+// (eight means and one sd over the grid), kept within 64 MB.
+constexpr std::size_t kReferenceLimit = 6;
+constexpr std::size_t kRecentBytes = std::size_t(64) << 20;
+constexpr int kDivergenceCount = int(std::size(kAllDivergences));
 
 // The values in v except the excluded names, exactly, as a map key.
 std::string valuesKey(const ParameterValues& v, std::initializer_list<std::string_view> excluded)
@@ -151,6 +156,30 @@ std::shared_ptr<const GbScenario::Surface> GbScenario::findSurface(const std::st
     return it == m_surfaces.end() ? nullptr : it->second;
 }
 
+std::shared_ptr<const Eigen::MatrixXd>
+GbScenario::referenceSurfaces(const std::string& key, const std::function<Eigen::MatrixXd()>& compute) const
+{
+    {
+        std::lock_guard lock(m_cacheMutex);
+        if (const auto it = m_references.find(key); it != m_references.end())
+            return it->second;
+    }
+    auto surfaces = std::make_shared<const Eigen::MatrixXd>(compute());
+    std::lock_guard lock(m_cacheMutex);
+    if (m_references.size() >= kReferenceLimit)
+        m_references.clear();
+    m_references[key] = surfaces;
+    return surfaces;
+}
+
+std::size_t GbScenario::Evaluations::bytes() const
+{
+    std::size_t doubles = std::size_t(thetas.size() + values.size() + means.size() + sdRatio.size() + sd.size());
+    for (const Eigen::VectorXd& delta : logRatios)
+        doubles += std::size_t(delta.size());
+    return doubles * sizeof(double);
+}
+
 void GbScenario::storeSurface(const std::string& key, Surface surface) const
 {
     std::lock_guard lock(m_cacheMutex);
@@ -210,6 +239,20 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
         }
         return d;
     };
+    // All eight at once: per grid point the log-ratios once, then each f (the same
+    // divergenceEstimate as above, so the same numbers).
+    auto allDivergencesOnGrid = [&](const Eigen::VectorXd& logDensity) {
+        Eigen::MatrixXd d(grid.rows(), kDivergenceCount);
+        for (Eigen::Index g = 0; g < grid.rows(); ++g) {
+            if (g % 4096 == 0)
+                context.checkCancelled();
+            const Eigen::VectorXd logRatios = modelLogRatios(*model, observed, grid.row(g).transpose(), logDensity);
+            for (int k = 0; k < kDivergenceCount; ++k)
+                d(g, k) = divergenceEstimate(kAllDivergences[k], logRatios);
+        }
+        return d;
+    };
+    const int divergenceIndex = int(v.at("divergence"));
 
     GbView view;
     view.model = model.get();
@@ -220,16 +263,11 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
     view.methodLabel = kMethodLabels[std::size_t(method)];
     view.divergenceLabel = divergenceLabel(divergence);
     // The reference depends on the data and the divergence only.
-    const std::string referenceKey = "reference:" + valuesKey(v, {"method", "folds", "tempering", "acquisitions",
-                                                                  "ucb_beta", "surface_kernel"});
-    if (const auto hit = findSurface(referenceKey)) {
-        view.referenceDivergence = hit->mean;
-    } else {
-        view.referenceDivergence = divergenceOnGrid(logG);
-        Surface reference;
-        reference.mean = view.referenceDivergence;
-        storeSurface(referenceKey, std::move(reference));
-    }
+    const std::string referenceKey =
+        valuesKey(v, {"divergence", "method", "folds", "simulation", "feature_basis", "tempering", "acquisitions",
+                      "ucb_beta", "surface_kernel"});
+    view.referenceDivergence =
+        referenceSurfaces(referenceKey, [&] { return allDivergencesOnGrid(logG); })->col(divergenceIndex);
     view.reference = gridPosterior(view.referenceDivergence, n, tempering);
 
     auto finishView = [&](const Eigen::VectorXd& surface) {
@@ -299,10 +337,20 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
                 recent = it->second;
         }
         if (recent && context.wantsProgress()) {
-            Eigen::VectorXd values(recent->thetas.rows());
-            for (Eigen::Index i = 0; i < values.size(); ++i)
-                values(i) = divergenceEstimate(divergence, recent->logRatios[std::size_t(i)]);
-            progress(smoothEvaluations(box, grid, recent->thetas, values, kernel));
+            if (recent->means.size() && recent->kernel == kernel) {
+                BayesOptState standIn;
+                standIn.thetas = recent->thetas;
+                standIn.divergences = recent->values.col(divergenceIndex);
+                standIn.meanOnGrid = recent->means.col(divergenceIndex);
+                standIn.sdOnGrid = recent->sdRatio(divergenceIndex) * recent->sd;
+                standIn.step = int(recent->thetas.rows());
+                progress(standIn);
+            } else { // another surface kernel: its own fit
+                Eigen::VectorXd values(recent->thetas.rows());
+                for (Eigen::Index i = 0; i < values.size(); ++i)
+                    values(i) = divergenceEstimate(divergence, recent->logRatios[std::size_t(i)]);
+                progress(smoothEvaluations(box, grid, recent->thetas, values, kernel));
+            }
         }
         const BayesOptState s = runBayesOpt(
             box, grid, evaluate,
@@ -321,10 +369,29 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
         evaluations = s.step;
         storeSurface(surfaceKey, {view.surfaceMean, view.surfaceSd, view.evaluated, view.evaluatedValues,
                                   evaluations});
+        made.kernel = kernel;
+        if (context.wantsProgress() && made.thetas.rows() >= 2) {
+            // A window is watching: prepare every other divergence's stand-in now, while the
+            // final figure is due anyway, so that a switch costs a look-up (issue 11). Batch
+            // runs (tables) skip this.
+            made.values.resize(made.thetas.rows(), kDivergenceCount);
+            for (Eigen::Index i = 0; i < made.values.rows(); ++i)
+                for (int k = 0; k < kDivergenceCount; ++k)
+                    made.values(i, k) = divergenceEstimate(kAllDivergences[k], made.logRatios[std::size_t(i)]);
+            ShapedSurfaces shaped =
+                smoothWithShape(box, grid, made.thetas, made.values, kernel, s.logHyperparameters, context);
+            made.means = std::move(shaped.means);
+            made.sdRatio = std::move(shaped.sdRatio);
+            made.sd = s.sdOnGrid;
+        }
+        auto entry = std::make_shared<const Evaluations>(std::move(made));
         std::lock_guard lock(m_cacheMutex);
-        if (m_recent.size() >= kSurfaceLimit)
+        std::size_t bytes = entry->bytes();
+        for (const auto& [key, kept] : m_recent)
+            bytes += key == recentKey ? 0 : kept->bytes();
+        if (bytes > kRecentBytes)
             m_recent.clear();
-        m_recent[recentKey] = std::make_shared<const Evaluations>(std::move(made));
+        m_recent[recentKey] = std::move(entry);
     }
 
     Figure f = gbFigure(view);
