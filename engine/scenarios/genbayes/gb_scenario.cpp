@@ -172,6 +172,14 @@ GbScenario::referenceSurfaces(const std::string& key, const std::function<Eigen:
     return surfaces;
 }
 
+std::shared_ptr<const Eigen::MatrixXd> GbScenario::grid(const ParameterBox& box) const
+{
+    std::lock_guard lock(m_cacheMutex);
+    if (!m_grid)
+        m_grid = std::make_shared<const Eigen::MatrixXd>(box.grid());
+    return m_grid;
+}
+
 std::size_t GbScenario::Evaluations::bytes() const
 {
     std::size_t doubles = std::size_t(thetas.size() + values.size() + means.size() + sdRatio.size() + sd.size());
@@ -224,7 +232,8 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
     const std::unique_ptr<GbModel> model = m_config.model();
     const Truth truth = m_config.truth(v);
     const ParameterBox box = model->box();
-    const Eigen::MatrixXd grid = box.grid();
+    const std::shared_ptr<const Eigen::MatrixXd> gridOfBox = this->grid(box);
+    const Eigen::MatrixXd& grid = *gridOfBox;
 
     std::mt19937_64 dataRng(seed);
     const Points observed = truth.sample(n, dataRng);
@@ -272,7 +281,7 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
 
     auto finishView = [&](const Eigen::VectorXd& surface) {
         view.method = gridPosterior(surface, n, tempering);
-        view.jsd = jensenShannonDistance(asVector(view.reference), asVector(view.method));
+        view.jsd = jensenShannonDistanceOnGrid(view.reference, view.method);
     };
     int evaluations = 0;
     const std::string surfaceKey = "method:" + valuesKey(v, {"tempering"});
@@ -317,15 +326,18 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
             return record(theta, delta);
         };
         const int total = 10 + int(v.at("acquisitions"));
+        // Partial figures fill `view` itself (the final one overwrites every field they
+        // set): copying its grid vectors cost more than the stand-in's own work.
+        auto publishView = [&](int step) {
+            finishView(view.surfaceMean);
+            context.publish(gbFigure(view), double(step) / total);
+        };
         auto progress = [&](const BayesOptState& s) {
-            GbView partial = view;
-            partial.surfaceMean = s.meanOnGrid;
-            partial.surfaceSd = s.sdOnGrid;
-            partial.evaluated = s.thetas;
-            partial.evaluatedValues = s.divergences;
-            partial.method = gridPosterior(s.meanOnGrid, n, tempering);
-            partial.jsd = jensenShannonDistance(asVector(partial.reference), asVector(partial.method));
-            context.publish(gbFigure(partial), double(s.step) / total);
+            view.surfaceMean = s.meanOnGrid;
+            view.surfaceSd = s.sdOnGrid;
+            view.evaluated = s.thetas;
+            view.evaluatedValues = s.divergences;
+            publishView(s.step);
         };
         // Another divergence's evaluations, rescored with this f and smoothed once, stand in
         // until this loop has its own: the figure answers a change of divergence at once.
@@ -338,13 +350,11 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
         }
         if (recent && context.wantsProgress()) {
             if (recent->means.size() && recent->kernel == kernel) {
-                BayesOptState standIn;
-                standIn.thetas = recent->thetas;
-                standIn.divergences = recent->values.col(divergenceIndex);
-                standIn.meanOnGrid = recent->means.col(divergenceIndex);
-                standIn.sdOnGrid = recent->sdRatio(divergenceIndex) * recent->sd;
-                standIn.step = int(recent->thetas.rows());
-                progress(standIn);
+                view.surfaceMean = recent->means.col(divergenceIndex);
+                view.surfaceSd = recent->sdRatio(divergenceIndex) * recent->sd;
+                view.evaluated = recent->thetas;
+                view.evaluatedValues = recent->values.col(divergenceIndex);
+                publishView(int(recent->thetas.rows()));
             } else { // another surface kernel: its own fit
                 Eigen::VectorXd values(recent->thetas.rows());
                 for (Eigen::Index i = 0; i < values.size(); ++i)

@@ -45,6 +45,9 @@ private:
     Eigen::VectorXd cachedLogRatios(const std::string& key,
                                     const std::function<Eigen::VectorXd()>& compute) const;
 
+    // The model's grid (the box is fixed per scenario), built once.
+    std::shared_ptr<const Eigen::MatrixXd> grid(const genbayes::ParameterBox& box) const;
+
     // A divergence surface over the grid with the evaluations behind it.
     struct Surface {
         Eigen::VectorXd mean, sd;
@@ -83,6 +86,7 @@ private:
     mutable std::map<std::string, std::shared_ptr<const Surface>> m_surfaces;
     mutable std::map<std::string, std::shared_ptr<const Evaluations>> m_recent;
     mutable std::map<std::string, std::shared_ptr<const Eigen::MatrixXd>> m_references;
+    mutable std::shared_ptr<const Eigen::MatrixXd> m_grid;
 };
 
 std::shared_ptr<Scenario> makeGbPoissonScenario();
