@@ -74,10 +74,10 @@ private:
         Eigen::VectorXd sd;       // the loop's final GP sd on the grid
         std::size_t bytes() const;
     };
-    // D_f with the true g on the grid for all eight divergences (columns), by the data: the
-    // log-ratios, the costly part, are shared, so a new divergence never recomputes them.
-    std::shared_ptr<const Eigen::MatrixXd> referenceSurfaces(const std::string& key,
-                                                             const std::function<Eigen::MatrixXd()>& compute) const;
+    // D_f with the true g on the grid, by the data and the divergence. A loop that published
+    // figures fills in the other seven divergences at its end, so a switch finds its reference.
+    std::shared_ptr<const Eigen::VectorXd> findReference(const std::string& key) const;
+    void storeReference(const std::string& key, Eigen::VectorXd surface) const;
 
     GbScenarioConfig m_config;
     ParameterSchema m_schema;
@@ -85,7 +85,7 @@ private:
     mutable std::map<std::string, Eigen::VectorXd> m_cache;
     mutable std::map<std::string, std::shared_ptr<const Surface>> m_surfaces;
     mutable std::map<std::string, std::shared_ptr<const Evaluations>> m_recent;
-    mutable std::map<std::string, std::shared_ptr<const Eigen::MatrixXd>> m_references;
+    mutable std::map<std::string, std::shared_ptr<const Eigen::VectorXd>> m_references;
     mutable std::shared_ptr<const Eigen::MatrixXd> m_grid;
 };
 
