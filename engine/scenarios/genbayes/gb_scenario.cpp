@@ -280,6 +280,7 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
         view.jsd = jensenShannonDistanceOnGrid(view.reference, view.method);
     };
     int evaluations = 0;
+    std::function<void()> afterFinal; // work for later switches, done once the final figure is out
     const std::string surfaceKey = "method:" + valuesKey(v, {"tempering"});
     if (const auto hit = findSurface(surfaceKey)) {
         view.surfaceMean = hit->mean;
@@ -376,40 +377,47 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
         storeSurface(surfaceKey, {view.surfaceMean, view.surfaceSd, view.evaluated, view.evaluatedValues,
                                   evaluations});
         made.kernel = kernel;
-        if (context.wantsProgress() && made.thetas.rows() >= 2) {
-            // A window is watching: prepare every other divergence's stand-in now, while the
-            // final figure is due anyway, so that a switch costs a look-up (issue 11). Batch
-            // runs (tables) skip this.
-            made.values.resize(made.thetas.rows(), kDivergenceCount);
-            for (Eigen::Index i = 0; i < made.values.rows(); ++i)
+        auto keep = [this, recentKey](std::shared_ptr<const Evaluations> entry) {
+            std::lock_guard lock(m_cacheMutex);
+            std::size_t bytes = entry->bytes();
+            for (const auto& [key, kept] : m_recent)
+                bytes += key == recentKey ? 0 : kept->bytes();
+            if (bytes > kRecentBytes)
+                m_recent.clear();
+            m_recent[recentKey] = std::move(entry);
+        };
+        auto raw = std::make_shared<const Evaluations>(std::move(made));
+        keep(raw); // a switch during the preparation below still finds the evaluations
+        if (context.wantsProgress() && raw->thetas.rows() >= 2) {
+            // A window is watching: once the final figure is out, prepare every other
+            // divergence's stand-in from this loop's final GP, so that a switch costs a
+            // look-up (issue 11). Batch runs (tables) skip this.
+            afterFinal = [&, raw, keep, hyperparameters = s.logHyperparameters, sd = s.sdOnGrid] {
+                Evaluations made = *raw;
+                made.values.resize(made.thetas.rows(), kDivergenceCount);
+                for (Eigen::Index i = 0; i < made.values.rows(); ++i)
+                    for (int k = 0; k < kDivergenceCount; ++k)
+                        made.values(i, k) = divergenceEstimate(kAllDivergences[k], made.logRatios[std::size_t(i)]);
+                ShapedSurfaces shaped =
+                    smoothWithShape(box, grid, made.thetas, made.values, kernel, hyperparameters, context);
+                made.means = std::move(shaped.means);
+                made.sdRatio = std::move(shaped.sdRatio);
+                made.sd = sd;
+                keep(std::make_shared<const Evaluations>(std::move(made)));
+                // And the other divergences' references, in one pass over the grid. Not before
+                // the first figure: on the 51³ grid each f costs about as much as the
+                // log-ratios (a scalar expm1 per point and observation), seven about 1 s.
+                std::vector<int> missing;
                 for (int k = 0; k < kDivergenceCount; ++k)
-                    made.values(i, k) = divergenceEstimate(kAllDivergences[k], made.logRatios[std::size_t(i)]);
-            ShapedSurfaces shaped =
-                smoothWithShape(box, grid, made.thetas, made.values, kernel, s.logHyperparameters, context);
-            made.means = std::move(shaped.means);
-            made.sdRatio = std::move(shaped.sdRatio);
-            made.sd = s.sdOnGrid;
-            // And the other divergences' references, in one pass over the grid. Not before
-            // the first figure: on the 51³ grid each f costs about as much as the log-ratios
-            // (a scalar expm1 per point and observation), eight of them about 1 s.
-            std::vector<int> missing;
-            for (int k = 0; k < kDivergenceCount; ++k)
-                if (!findReference(referenceKey(k)))
-                    missing.push_back(k);
-            if (!missing.empty()) {
-                const Eigen::MatrixXd references = divergencesOnGrid(logG, missing);
-                for (std::size_t k = 0; k < missing.size(); ++k)
-                    storeReference(referenceKey(missing[k]), references.col(Eigen::Index(k)));
-            }
+                    if (!findReference(referenceKey(k)))
+                        missing.push_back(k);
+                if (!missing.empty()) {
+                    const Eigen::MatrixXd references = divergencesOnGrid(logG, missing);
+                    for (std::size_t k = 0; k < missing.size(); ++k)
+                        storeReference(referenceKey(missing[k]), references.col(Eigen::Index(k)));
+                }
+            };
         }
-        auto entry = std::make_shared<const Evaluations>(std::move(made));
-        std::lock_guard lock(m_cacheMutex);
-        std::size_t bytes = entry->bytes();
-        for (const auto& [key, kept] : m_recent)
-            bytes += key == recentKey ? 0 : kept->bytes();
-        if (bytes > kRecentBytes)
-            m_recent.clear();
-        m_recent[recentKey] = std::move(entry);
     }
 
     Figure f = gbFigure(view);
@@ -425,6 +433,12 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
     f.summary.set("evaluations", evaluations);
     for (Eigen::Index c = 0; c < observed.cols(); ++c)
         f.data.emplace_back(m_config.dataNames[std::size_t(c)], asVector(observed.col(c)));
+    if (afterFinal) {
+        // The finished figure first: the preparation costs the regression about 1.5 s of CPU
+        // on a new data set, which the window should not wait for.
+        context.publish(f, 1.0);
+        afterFinal();
+    }
     return f;
 }
 
