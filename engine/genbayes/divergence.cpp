@@ -158,19 +158,19 @@ double continuousDivergence(Divergence d, const std::function<double(double)>& l
     return total;
 }
 
-double jensenShannonDistance(const std::vector<double>& p, const std::vector<double>& q)
+namespace {
+
+double jensenShannonOf(const double* p, const double* q, std::size_t size)
 {
-    if (p.size() != q.size() || p.empty())
-        throw std::invalid_argument("jensenShannonDistance: grids of different sizes");
     double sp = 0, sq = 0;
-    for (std::size_t i = 0; i < p.size(); ++i) {
+    for (std::size_t i = 0; i < size; ++i) {
         sp += p[i];
         sq += q[i];
     }
     if (!(sp > 0) || !(sq > 0))
         throw NumericalError("jensenShannonDistance: a posterior has no mass on the grid");
     double js = 0;
-    for (std::size_t i = 0; i < p.size(); ++i) {
+    for (std::size_t i = 0; i < size; ++i) {
         const double a = p[i] / sp, b = q[i] / sq, m = 0.5 * (a + b);
         if (a > 0)
             js += 0.5 * a * std::log(a / m);
@@ -178,6 +178,22 @@ double jensenShannonDistance(const std::vector<double>& p, const std::vector<dou
             js += 0.5 * b * std::log(b / m);
     }
     return std::sqrt(std::max(0.0, js));
+}
+
+} // namespace
+
+double jensenShannonDistance(const std::vector<double>& p, const std::vector<double>& q)
+{
+    if (p.size() != q.size() || p.empty())
+        throw std::invalid_argument("jensenShannonDistance: grids of different sizes");
+    return jensenShannonOf(p.data(), q.data(), p.size());
+}
+
+double jensenShannonDistanceOnGrid(const Eigen::VectorXd& p, const Eigen::VectorXd& q)
+{
+    if (p.size() != q.size() || p.size() == 0)
+        throw std::invalid_argument("jensenShannonDistance: grids of different sizes");
+    return jensenShannonOf(p.data(), q.data(), std::size_t(p.size()));
 }
 
 } // namespace evx::genbayes

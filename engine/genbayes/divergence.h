@@ -55,5 +55,7 @@ double continuousDivergence(Divergence d, const std::function<double(double)>& l
 // √(½ KL(P ‖ M) + ½ KL(Q ‖ M)), M = (P + Q)/2, natural log, between two non-negative weight
 // vectors on one grid (normalised here); 0 for identical, √ln 2 for disjoint supports.
 double jensenShannonDistance(const std::vector<double>& p, const std::vector<double>& q);
+// The same on grid weight vectors, without copying them (another name: brace lists stay unambiguous).
+double jensenShannonDistanceOnGrid(const Eigen::VectorXd& p, const Eigen::VectorXd& q);
 
 } // namespace evx::genbayes

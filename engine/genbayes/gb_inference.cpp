@@ -60,12 +60,14 @@ void refitSurfaceGp(gp::GpRegression& gp, const ParameterBox& box, const Eigen::
 
 Eigen::VectorXd gridPosterior(const Eigen::VectorXd& divergenceOnGrid, int n, double tempering)
 {
-    Eigen::ArrayXd logPost = -tempering * double(n) * divergenceOnGrid.array();
-    const double top = logPost.maxCoeff();
+    // In place: on a 51³ grid every temporary is a megabyte of fresh pages.
+    Eigen::VectorXd w = -tempering * double(n) * divergenceOnGrid.array();
+    const double top = w.maxCoeff();
     if (!std::isfinite(top))
         throw NumericalError("the divergence is not finite anywhere on the grid");
-    const Eigen::ArrayXd w = (logPost - top).exp();
-    return (w / w.sum()).matrix();
+    w.array() = (w.array() - top).exp();
+    w /= w.sum();
+    return w;
 }
 
 std::vector<Moments> gridMoments(const Eigen::MatrixXd& grid, const Eigen::VectorXd& weights)
@@ -111,6 +113,7 @@ BayesOptState runBayesOpt(const ParameterBox& box, const Eigen::MatrixXd& grid,
         refitSurfaceGp(gp, box, state.thetas, state.divergences, !gpReady, options.kernel);
         gpReady = true;
         state.noiseSd = std::sqrt(gp.noiseVariance());
+        state.logHyperparameters = gp.logHyperparameters();
     };
     using Clock = std::chrono::steady_clock;
     auto lastReport = Clock::now();
@@ -174,8 +177,51 @@ BayesOptState smoothEvaluations(const ParameterBox& box, const Eigen::MatrixXd& 
     gp::GpRegression gp(gp::Kernel(kernel, 1.0, Eigen::VectorXd::Constant(box.dimension(), 0.3)));
     refitSurfaceGp(gp, box, thetas, values, true, kernel);
     state.noiseSd = std::sqrt(gp.noiseVariance());
+    state.logHyperparameters = gp.logHyperparameters();
     predictOnGrid(gp, toUnit(box, grid), state.meanOnGrid, state.sdOnGrid);
     return state;
+}
+
+ShapedSurfaces smoothWithShape(const ParameterBox& box, const Eigen::MatrixXd& grid, const Eigen::MatrixXd& thetas,
+                               const Eigen::MatrixXd& values, gp::KernelKind kernel,
+                               const Eigen::VectorXd& logHyperparameters, const RunContext& context)
+{
+    const int d = box.dimension();
+    if (thetas.rows() != values.rows() || thetas.rows() < 2 || thetas.cols() != d ||
+        logHyperparameters.size() != d + 3)
+        throw InvalidParameter("smoothing needs at least two evaluations, one θ per row of values, and "
+                               "the hyperparameters (log σ², d log lengthscales, log σ_n², log c)");
+    // The GP at the given hyperparameters supplies K⁻¹ = K₁⁻¹/σ² through its checked factor;
+    // its jitter, if it needed any, is the loop's too.
+    gp::GpRegression gp(gp::Kernel(kernel, 1.0, Eigen::VectorXd::Constant(d, 0.3)));
+    gp.setData(toUnit(box, thetas), values.col(0));
+    gp.enableNoise(1);
+    gp.enableConstant(1);
+    gp.setLogHyperparameters(logHyperparameters);
+    const double n = double(values.rows());
+    const Eigen::RowVectorXd priorMeans = values.colwise().mean();
+    Eigen::MatrixXd alpha(values.rows(), values.cols()); // K⁻¹ (y − m), σ² included
+    ShapedSurfaces out;
+    out.sdRatio.resize(values.cols());
+    for (Eigen::Index c = 0; c < values.cols(); ++c) {
+        const Eigen::VectorXd centred = values.col(c).array() - priorMeans(c);
+        alpha.col(c) = gp.factor().solve(centred);
+        // σ̂²/σ² = (y − m)ᵀ K₁⁻¹ (y − m) / (n σ²) = (y − m)ᵀ K⁻¹ (y − m) / n.
+        out.sdRatio(c) = std::sqrt(std::max(centred.dot(alpha.col(c)), 0.0) / n);
+    }
+    const Eigen::MatrixXd unitGrid = toUnit(box, grid), unitThetas = toUnit(box, thetas);
+    const double constant = gp.constantVariance();
+    const Eigen::Index total = grid.rows(), block = 4096;
+    out.means.resize(total, values.cols());
+    for (Eigen::Index start = 0; start < total; start += block) {
+        context.checkCancelled();
+        const Eigen::Index rows = std::min(block, total - start);
+        Eigen::MatrixXd cross = gp.kernel().matrix(unitGrid.middleRows(start, rows), unitThetas);
+        cross.array() += constant;
+        out.means.middleRows(start, rows).noalias() = cross * alpha;
+        out.means.middleRows(start, rows).rowwise() += priorMeans;
+    }
+    return out;
 }
 
 } // namespace evx::genbayes

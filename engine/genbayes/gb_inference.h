@@ -43,6 +43,9 @@ struct BayesOptState {
     Eigen::VectorXd meanOnGrid, sdOnGrid; // the GP's D_f and its sd over the whole grid
     int step = 0;                         // evaluations so far
     double noiseSd = 0;                   // the GP's fitted noise sd of D̂_f
+    // The GP's hyperparameters behind meanOnGrid and sdOnGrid: (log σ², log w_1, …, log w_d,
+    // log σ_n², log c) on the unit box, as gp::GpRegression::logHyperparameters().
+    Eigen::VectorXd logHyperparameters;
 };
 
 // Runs the loop; evaluate(θ, repeat) returns D̂_f(θ) for the repeat-th evaluation at that θ
@@ -61,5 +64,25 @@ BayesOptState runBayesOpt(const ParameterBox& box, const Eigen::MatrixXd& grid,
 BayesOptState smoothEvaluations(const ParameterBox& box, const Eigen::MatrixXd& grid,
                                 const Eigen::MatrixXd& thetas, const Eigen::VectorXd& values,
                                 gp::KernelKind kernel);
+
+// Surfaces for other values at the same θ's without a refit (issue 11: a new divergence
+// rescores the last loop's evaluations and must show them at once). The GP keeps its shape
+// — the lengthscales and the ratios ρ_n = σ_n²/σ², ρ_c = c/σ² of the given hyperparameters —
+// and only its output scale follows the new values y (one column of `values` each). With
+// K = σ² K₁, K₁ = k₁(X, X) + ρ_c 11ᵀ + ρ_n I, k₁* = k₁(X, x) + ρ_c and the prior mean
+// m = mean(y), as the loop's fit uses:
+//   mean(x) = m + k₁*ᵀ K₁⁻¹ (y − m)          (σ² cancels: linear in y)
+//   σ̂²     = (y − m)ᵀ K₁⁻¹ (y − m) / n       (the zero of ∂ log p(y | σ²)/∂σ²)
+//   var(x)  = σ̂² (k₁(x, x) + ρ_c − k₁*ᵀ K₁⁻¹ k₁*)
+// The bracket does not depend on y: the sd of every column is the given GP's sd times σ̂/σ,
+// so the O(n²)-per-point variances are never recomputed, and the means of all columns share
+// one pass of kernel rows over the grid (O(grid · n · (1 + columns))). Cancellable.
+struct ShapedSurfaces {
+    Eigen::MatrixXd means;   // grid rows × columns of values
+    Eigen::VectorXd sdRatio; // σ̂/σ per column: its sd on the grid is sdRatio · (the given GP's sd)
+};
+ShapedSurfaces smoothWithShape(const ParameterBox& box, const Eigen::MatrixXd& grid, const Eigen::MatrixXd& thetas,
+                               const Eigen::MatrixXd& values, gp::KernelKind kernel,
+                               const Eigen::VectorXd& logHyperparameters, const RunContext& context);
 
 } // namespace evx::genbayes

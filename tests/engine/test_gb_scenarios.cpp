@@ -1,13 +1,17 @@
 // The generalised-Bayes scenarios: the reference update recomputed from the figure's own
 // data with the true g, summary keys and data of every model, tempering that only rescales,
 // and refusals of bad input.
+#include "compare_near.h"
 #include "core/errors.h"
+#include "genbayes/gb_inference.h"
+#include "gp/gp_regression.h"
 #include "scenarios/genbayes/gb_scenario.h"
 #include "scenarios/registry.h"
 
 #include <QtTest>
 
 #include <cmath>
+#include <optional>
 
 using namespace evx;
 
@@ -153,6 +157,78 @@ private slots:
             QCOMPARE(half.summary.value(key), halfFresh.summary.value(key));
         }
         QVERIFY(half.summary.value("method.lambda.sd") > first.summary.value("method.lambda.sd") * 1.2);
+    }
+
+    void aNewDivergenceFirstShowsTheLastFitRescored()
+    {
+        // The stand-in for a new divergence is the last loop's final GP — its lengthscales and
+        // noise and constant relative to σ² — given the rescored values and σ² refitted in
+        // closed form. With no acquisitions that GP is a fresh fit to the 10 initial points,
+        // which smoothEvaluations reproduces from the figure's own evaluations; the stand-in
+        // is recomputed here by GpRegression at those hyperparameters and must match the
+        // partial figure's curve and band. The final figure must not depend on the stand-in.
+        const auto fresh = [] { return scenarios::makeGbPoissonScenario(); };
+        auto with = [&fresh](ParameterValues v) {
+            for (const auto& [k, x] : fresh()->schema().defaults())
+                v.emplace(k, x);
+            return RunInput{v, {}, {}};
+        };
+        const ParameterValues kl{{"method", 2}, {"divergence", 7}, {"acquisitions", 0}};
+        ParameterValues hellinger = kl;
+        hellinger["divergence"] = 1;
+        const auto shared = fresh();
+        const std::atomic<bool> cancel{false};
+        // As in the window: a loop whose figures someone watches prepares the stand-ins.
+        const Figure first = shared->runChecked(with(kl), RunContext(&cancel, [](const Figure&, double) {}));
+        std::optional<Plot> standIn;
+        const RunContext watched(&cancel, [&](const Figure& partial, double) {
+            if (!standIn)
+                standIn = partial.plots.at(1);
+        });
+        const Figure other = shared->runChecked(with(hellinger), watched);
+        QVERIFY(standIn);
+        QCOMPARE(standIn->series.size(), std::size_t(3)); // with the true g, GP mean, evaluations
+        QCOMPARE(standIn->bands.size(), std::size_t(1));
+        const Series& evaluated = first.plots.at(1).series.at(2);
+        const Series& rescored = standIn->series.at(2);
+        QCOMPARE(rescored.name, std::string("evaluations (10)"));
+        QVERIFY(rescored.x == evaluated.x);
+        QVERIFY(rescored.y != evaluated.y);
+
+        const genbayes::ParameterBox box = genbayes::poissonModel()->box();
+        const Eigen::MatrixXd grid = box.grid();
+        const Eigen::Map<const Eigen::VectorXd> thetas(evaluated.x.data(), Eigen::Index(evaluated.x.size()));
+        const Eigen::Map<const Eigen::VectorXd> klValues(evaluated.y.data(), Eigen::Index(evaluated.y.size()));
+        const Eigen::Map<const Eigen::VectorXd> y(rescored.y.data(), Eigen::Index(rescored.y.size()));
+        Eigen::VectorXd h =
+            genbayes::smoothEvaluations(box, grid, thetas, klValues, gp::KernelKind::Matern52).logHyperparameters;
+        const Eigen::MatrixXd unitThetas = thetas / 10, unitGrid = grid / 10; // λ ∈ [0, 10]
+        gp::GpRegression gp(gp::Kernel(gp::KernelKind::Matern52, 1, Eigen::VectorXd::Ones(1)), y.mean());
+        gp.setData(unitThetas, y);
+        gp.enableNoise(1);
+        gp.enableConstant(1);
+        gp.setLogHyperparameters(h);
+        // σ̂² = (y − m)ᵀ K₁⁻¹ (y − m)/n with K = σ² K₁: shift all three log variances by log(σ̂²/σ²).
+        const double logShift = std::log((y.array() - y.mean()).matrix().dot(gp.alpha()) / double(y.size()));
+        h(0) += logShift;
+        h(2) += logShift;
+        h(3) += logShift;
+        gp.setLogHyperparameters(h);
+        Eigen::VectorXd mean, variance;
+        gp.predict(unitGrid, mean, variance);
+        const Series& curve = standIn->series.at(1);
+        const Band& band = standIn->bands.at(0);
+        QCOMPARE(curve.y.size(), std::size_t(grid.rows()));
+        const double scale = y.cwiseAbs().maxCoeff();
+        for (Eigen::Index g = 0; g < grid.rows(); g += 50) {
+            // Two routes to one formula: rounding only.
+            EVX_COMPARE_NEAR(curve.y[std::size_t(g)], mean(g), 1e-9 * scale);
+            EVX_COMPARE_NEAR(band.upper[std::size_t(g)] - band.lower[std::size_t(g)], 4 * std::sqrt(variance(g)),
+                             1e-9 * scale);
+        }
+        const Figure otherFresh = fresh()->runChecked(with(hellinger), {});
+        for (const char* key : {"jsd", "method.lambda.mean", "method.lambda.sd", "reference.lambda.sd"})
+            QCOMPARE(other.summary.value(key), otherFresh.summary.value(key));
     }
 
     void simulationDesignAndFeatureBasisReachTheClassifier()

@@ -1,10 +1,13 @@
 // The generalised-Bayes pipeline: Algorithm 1's log-ratios against the exact ones, the
 // reference update against ordinary Bayes (KL) in closed form, an oracle that reproduces the
 // reference exactly, and the GP + UCB loop on a function with a known minimum.
+#include "compare_near.h"
 #include "genbayes/gb_inference.h"
 #include "genbayes/ratio_estimation.h"
+#include "gp/gp_regression.h"
 
 #include <QtTest>
+#include <boost/math/tools/minima.hpp>
 
 #include <cmath>
 #include <numbers>
@@ -140,6 +143,88 @@ private slots:
         for (Eigen::Index i = 10; i < s.thetas.rows(); ++i)
             near += std::fabs(s.thetas(i, 0) - 3) < 2;
         QVERIFY2(near >= 15, qPrintable(QString("%1 of 30 acquisitions within 2 of the minimum").arg(near)));
+    }
+
+    void shapedSurfacesAreTheGpWithTheirOutputScaleRefitted()
+    {
+        // smoothWithShape against GpRegression::predict with every hyperparameter given: the
+        // lengthscales and σ_n²/σ², c/σ² of a fit to the first column, and σ² maximising the
+        // marginal likelihood by Brent's method over log σ² (not the closed form). On the
+        // Gaussian model's 101² grid, 25 evaluations, three value columns: the fitted one,
+        // another surface, and an affine map of the first (whose mean must map alike and
+        // whose sd must scale by the factor).
+        const ParameterBox box = gaussianModel()->box();
+        const Eigen::MatrixXd grid = box.grid();
+        std::mt19937_64 rng(7);
+        std::uniform_real_distribution<double> unit(0, 1);
+        std::normal_distribution<double> noise(0, 0.02);
+        const int n = 25;
+        Eigen::MatrixXd thetas(n, 2), values(n, 3);
+        for (int i = 0; i < n; ++i) {
+            for (int k = 0; k < 2; ++k)
+                thetas(i, k) = box.lower(k) + (box.upper(k) - box.lower(k)) * unit(rng);
+            const double mu = thetas(i, 0), logVar = thetas(i, 1);
+            values(i, 0) = 0.1 * (mu - 1) * (mu - 1) + 0.05 * (logVar - 0.5) * (logVar - 0.5) + noise(rng);
+            values(i, 1) = 0.3 * std::exp(-0.5 * (mu - 1) * (mu - 1)) * std::sin(logVar) + noise(rng);
+            values(i, 2) = -3 * values(i, 0) + 0.7;
+        }
+        const BayesOptState fit = smoothEvaluations(box, grid, thetas, values.col(0), gp::KernelKind::Matern52);
+        const ShapedSurfaces shaped =
+            smoothWithShape(box, grid, thetas, values, gp::KernelKind::Matern52, fit.logHyperparameters, {});
+        QCOMPARE(shaped.means.rows(), grid.rows());
+        QCOMPARE(shaped.means.cols(), Eigen::Index(3));
+
+        const Eigen::VectorXd& h = fit.logHyperparameters; // (log σ², log w₁, log w₂, log σ_n², log c)
+        const Eigen::RowVectorXd width = (box.upper - box.lower).transpose();
+        const Eigen::MatrixXd unitThetas = (thetas.rowwise() - box.lower.transpose()).array().rowwise() / width.array();
+        const Eigen::MatrixXd unitGrid = (grid.rowwise() - box.lower.transpose()).array().rowwise() / width.array();
+        auto gpAt = [&](const Eigen::VectorXd& y, double logScale) {
+            gp::GpRegression gp(gp::Kernel(gp::KernelKind::Matern52, 1, Eigen::VectorXd::Ones(2)), y.mean());
+            gp.setData(unitThetas, y);
+            gp.enableNoise(1);
+            gp.enableConstant(1);
+            Eigen::VectorXd theta = h;
+            theta(0) = logScale;
+            theta(3) = h(3) - h(0) + logScale; // σ_n²/σ² kept
+            theta(4) = h(4) - h(0) + logScale; // c/σ² kept
+            gp.setLogHyperparameters(theta);
+            return gp;
+        };
+        const double spread = values.cwiseAbs().maxCoeff();
+        for (int c = 0; c < 3; ++c) {
+            const Eigen::VectorXd y = values.col(c);
+            const auto [bestLogScale, lml] = boost::math::tools::brent_find_minima(
+                [&](double logScale) { return -gpAt(y, logScale).logMarginalLikelihood(); }, h(0) - 15, h(0) + 15,
+                40);
+            // Brent to 40 bits brackets log σ̂² within about 1e-6 (the flat top of a smooth
+            // maximum halves the bits): the sd ratio σ̂/σ to a few 1e-7 relative.
+            const double ratio = std::exp(0.5 * (bestLogScale - h(0)));
+            EVX_COMPARE_NEAR(shaped.sdRatio(c), ratio, 1e-5 * ratio);
+            Eigen::VectorXd mean, variance;
+            gpAt(y, bestLogScale).predict(unitGrid, mean, variance);
+            double worstMean = 0, worstSd = 0;
+            Eigen::Index atMean = 0, atSd = 0;
+            for (Eigen::Index g = 0; g < grid.rows(); ++g) {
+                const double dm = std::abs(shaped.means(g, c) - mean(g));
+                const double ds = std::abs(shaped.sdRatio(c) * fit.sdOnGrid(g) - std::sqrt(variance(g)));
+                if (dm > worstMean)
+                    worstMean = dm, atMean = g;
+                if (ds > worstSd)
+                    worstSd = ds, atSd = g;
+            }
+            // The mean does not depend on σ²: only rounding separates the two paths (K's
+            // condition number with σ_n² ≥ 1e-10 var keeps that far below 1e-9 of the values).
+            EVX_COMPARE_NEAR(shaped.means(atMean, c), mean(atMean), 1e-9 * spread);
+            // The sd scales with σ: the Brent bracket's 1e-5 relative, of an sd below the spread.
+            EVX_COMPARE_NEAR(shaped.sdRatio(c) * fit.sdOnGrid(atSd), std::sqrt(variance(atSd)), 1e-5 * spread);
+            Q_UNUSED(lml);
+        }
+        // The fitted column is the fit itself; the affine column maps alike.
+        for (Eigen::Index g = 0; g < grid.rows(); g += 97) {
+            EVX_COMPARE_NEAR(shaped.means(g, 0), fit.meanOnGrid(g), 1e-9 * spread);
+            EVX_COMPARE_NEAR(shaped.means(g, 2), -3 * shaped.means(g, 0) + 0.7, 1e-9 * spread);
+        }
+        EVX_COMPARE_NEAR(shaped.sdRatio(2), 3 * shaped.sdRatio(0), 1e-12);
     }
 };
 

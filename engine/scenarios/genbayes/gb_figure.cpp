@@ -25,14 +25,6 @@ std::vector<double> axisValues(const genbayes::ParameterBox& box, int k)
     return v;
 }
 
-// Index of grid row `row` along axis k.
-int axisIndex(const genbayes::ParameterBox& box, Eigen::Index row, int k)
-{
-    for (int j = box.dimension() - 1; j > k; --j)
-        row /= box.gridPoints[std::size_t(j)];
-    return int(row % box.gridPoints[std::size_t(k)]);
-}
-
 // Densities on a grid axis from grid weights (weights / step).
 Series density(const genbayes::ParameterBox& box, const std::vector<double>& marginal, int k,
                std::string name, int colour)
@@ -207,9 +199,16 @@ Plot surfacePlot(const GbView& v)
 
 std::vector<double> gridMarginal(const genbayes::ParameterBox& box, const Eigen::VectorXd& weights, int axis)
 {
-    std::vector<double> m(std::size_t(box.gridPoints[std::size_t(axis)]), 0.0);
-    for (Eigen::Index row = 0; row < weights.size(); ++row)
-        m[std::size_t(axisIndex(box, row, axis))] += weights(row);
+    // Rows in order, as runs of `stride` rows per index of the axis: no division per row.
+    const int n = box.gridPoints[std::size_t(axis)];
+    Eigen::Index stride = 1;
+    for (int j = box.dimension() - 1; j > axis; --j)
+        stride *= box.gridPoints[std::size_t(j)];
+    std::vector<double> m(std::size_t(n), 0.0);
+    for (Eigen::Index row = 0; row < weights.size();)
+        for (int i = 0; i < n; ++i)
+            for (Eigen::Index s = 0; s < stride && row < weights.size(); ++s)
+                m[std::size_t(i)] += weights(row++);
     return m;
 }
 

@@ -83,6 +83,11 @@ std::vector<Preset> tablePresets(const std::string& table, const std::array<std:
 }
 
 constexpr std::size_t kSurfaceLimit = 48; // a 51³ surface with its sd is 2 MB
+// Reference surfaces: 1 MB each on a 51³ grid, eight per data set, at most 48 (51 MB). The
+// last loops' stand-ins: 9.6 MB each there (eight means and one sd), kept within 64 MB.
+constexpr std::size_t kReferenceLimit = 48;
+constexpr std::size_t kRecentBytes = std::size_t(64) << 20;
+constexpr int kDivergenceCount = int(std::size(kAllDivergences));
 
 // The values in v except the excluded names, exactly, as a map key.
 std::string valuesKey(const ParameterValues& v, std::initializer_list<std::string_view> excluded)
@@ -151,6 +156,37 @@ std::shared_ptr<const GbScenario::Surface> GbScenario::findSurface(const std::st
     return it == m_surfaces.end() ? nullptr : it->second;
 }
 
+std::shared_ptr<const Eigen::VectorXd> GbScenario::findReference(const std::string& key) const
+{
+    std::lock_guard lock(m_cacheMutex);
+    const auto it = m_references.find(key);
+    return it == m_references.end() ? nullptr : it->second;
+}
+
+void GbScenario::storeReference(const std::string& key, Eigen::VectorXd surface) const
+{
+    std::lock_guard lock(m_cacheMutex);
+    if (m_references.size() >= kReferenceLimit)
+        m_references.clear();
+    m_references[key] = std::make_shared<const Eigen::VectorXd>(std::move(surface));
+}
+
+std::shared_ptr<const Eigen::MatrixXd> GbScenario::grid(const ParameterBox& box) const
+{
+    std::lock_guard lock(m_cacheMutex);
+    if (!m_grid)
+        m_grid = std::make_shared<const Eigen::MatrixXd>(box.grid());
+    return m_grid;
+}
+
+std::size_t GbScenario::Evaluations::bytes() const
+{
+    std::size_t doubles = std::size_t(thetas.size() + values.size() + means.size() + sdRatio.size() + sd.size());
+    for (const Eigen::VectorXd& delta : logRatios)
+        doubles += std::size_t(delta.size());
+    return doubles * sizeof(double);
+}
+
 void GbScenario::storeSurface(const std::string& key, Surface surface) const
 {
     std::lock_guard lock(m_cacheMutex);
@@ -195,20 +231,28 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
     const std::unique_ptr<GbModel> model = m_config.model();
     const Truth truth = m_config.truth(v);
     const ParameterBox box = model->box();
-    const Eigen::MatrixXd grid = box.grid();
+    const std::shared_ptr<const Eigen::MatrixXd> gridOfBox = this->grid(box);
+    const Eigen::MatrixXd& grid = *gridOfBox;
 
     std::mt19937_64 dataRng(seed);
     const Points observed = truth.sample(n, dataRng);
     const Eigen::VectorXd logG = truthLogDensity(truth, observed);
-    auto divergenceOnGrid = [&](const Eigen::VectorXd& logDensity) {
-        Eigen::VectorXd d(grid.rows());
+    // D̂_f on the whole grid for the given divergences (indices into kAllDivergences), one
+    // column each: the log-ratios once per grid point, then each f.
+    auto divergencesOnGrid = [&](const Eigen::VectorXd& logDensity, const std::vector<int>& which) {
+        Eigen::MatrixXd d(grid.rows(), Eigen::Index(which.size()));
         for (Eigen::Index g = 0; g < grid.rows(); ++g) {
             if (g % 4096 == 0)
                 context.checkCancelled();
-            d(g) = divergenceEstimate(divergence,
-                                      modelLogRatios(*model, observed, grid.row(g).transpose(), logDensity));
+            const Eigen::VectorXd logRatios = modelLogRatios(*model, observed, grid.row(g).transpose(), logDensity);
+            for (std::size_t k = 0; k < which.size(); ++k)
+                d(g, Eigen::Index(k)) = divergenceEstimate(kAllDivergences[which[k]], logRatios);
         }
         return d;
+    };
+    const int divergenceIndex = int(v.at("divergence"));
+    auto divergenceOnGrid = [&](const Eigen::VectorXd& logDensity) -> Eigen::VectorXd {
+        return divergencesOnGrid(logDensity, {divergenceIndex}).col(0);
     };
 
     GbView view;
@@ -220,23 +264,23 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
     view.methodLabel = kMethodLabels[std::size_t(method)];
     view.divergenceLabel = divergenceLabel(divergence);
     // The reference depends on the data and the divergence only.
-    const std::string referenceKey = "reference:" + valuesKey(v, {"method", "folds", "tempering", "acquisitions",
-                                                                  "ucb_beta", "surface_kernel"});
-    if (const auto hit = findSurface(referenceKey)) {
-        view.referenceDivergence = hit->mean;
+    const std::string dataKey = valuesKey(v, {"divergence", "method", "folds", "simulation", "feature_basis",
+                                              "tempering", "acquisitions", "ucb_beta", "surface_kernel"});
+    auto referenceKey = [&dataKey](int divergenceAt) { return dataKey + "#" + std::to_string(divergenceAt); };
+    if (const auto hit = findReference(referenceKey(divergenceIndex))) {
+        view.referenceDivergence = *hit;
     } else {
         view.referenceDivergence = divergenceOnGrid(logG);
-        Surface reference;
-        reference.mean = view.referenceDivergence;
-        storeSurface(referenceKey, std::move(reference));
+        storeReference(referenceKey(divergenceIndex), view.referenceDivergence);
     }
     view.reference = gridPosterior(view.referenceDivergence, n, tempering);
 
     auto finishView = [&](const Eigen::VectorXd& surface) {
         view.method = gridPosterior(surface, n, tempering);
-        view.jsd = jensenShannonDistance(asVector(view.reference), asVector(view.method));
+        view.jsd = jensenShannonDistanceOnGrid(view.reference, view.method);
     };
     int evaluations = 0;
+    std::function<void()> afterFinal; // work for later switches, done once the final figure is out
     const std::string surfaceKey = "method:" + valuesKey(v, {"tempering"});
     if (const auto hit = findSurface(surfaceKey)) {
         view.surfaceMean = hit->mean;
@@ -279,15 +323,18 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
             return record(theta, delta);
         };
         const int total = 10 + int(v.at("acquisitions"));
+        // Partial figures fill `view` itself (the final one overwrites every field they
+        // set): copying its grid vectors cost more than the stand-in's own work.
+        auto publishView = [&](int step) {
+            finishView(view.surfaceMean);
+            context.publish(gbFigure(view), double(step) / total);
+        };
         auto progress = [&](const BayesOptState& s) {
-            GbView partial = view;
-            partial.surfaceMean = s.meanOnGrid;
-            partial.surfaceSd = s.sdOnGrid;
-            partial.evaluated = s.thetas;
-            partial.evaluatedValues = s.divergences;
-            partial.method = gridPosterior(s.meanOnGrid, n, tempering);
-            partial.jsd = jensenShannonDistance(asVector(partial.reference), asVector(partial.method));
-            context.publish(gbFigure(partial), double(s.step) / total);
+            view.surfaceMean = s.meanOnGrid;
+            view.surfaceSd = s.sdOnGrid;
+            view.evaluated = s.thetas;
+            view.evaluatedValues = s.divergences;
+            publishView(s.step);
         };
         // Another divergence's evaluations, rescored with this f and smoothed once, stand in
         // until this loop has its own: the figure answers a change of divergence at once.
@@ -299,10 +346,18 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
                 recent = it->second;
         }
         if (recent && context.wantsProgress()) {
-            Eigen::VectorXd values(recent->thetas.rows());
-            for (Eigen::Index i = 0; i < values.size(); ++i)
-                values(i) = divergenceEstimate(divergence, recent->logRatios[std::size_t(i)]);
-            progress(smoothEvaluations(box, grid, recent->thetas, values, kernel));
+            if (recent->means.size() && recent->kernel == kernel) {
+                view.surfaceMean = recent->means.col(divergenceIndex);
+                view.surfaceSd = recent->sdRatio(divergenceIndex) * recent->sd;
+                view.evaluated = recent->thetas;
+                view.evaluatedValues = recent->values.col(divergenceIndex);
+                publishView(int(recent->thetas.rows()));
+            } else { // another surface kernel: its own fit
+                Eigen::VectorXd values(recent->thetas.rows());
+                for (Eigen::Index i = 0; i < values.size(); ++i)
+                    values(i) = divergenceEstimate(divergence, recent->logRatios[std::size_t(i)]);
+                progress(smoothEvaluations(box, grid, recent->thetas, values, kernel));
+            }
         }
         const BayesOptState s = runBayesOpt(
             box, grid, evaluate,
@@ -321,10 +376,48 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
         evaluations = s.step;
         storeSurface(surfaceKey, {view.surfaceMean, view.surfaceSd, view.evaluated, view.evaluatedValues,
                                   evaluations});
-        std::lock_guard lock(m_cacheMutex);
-        if (m_recent.size() >= kSurfaceLimit)
-            m_recent.clear();
-        m_recent[recentKey] = std::make_shared<const Evaluations>(std::move(made));
+        made.kernel = kernel;
+        auto keep = [this, recentKey](std::shared_ptr<const Evaluations> entry) {
+            std::lock_guard lock(m_cacheMutex);
+            std::size_t bytes = entry->bytes();
+            for (const auto& [key, kept] : m_recent)
+                bytes += key == recentKey ? 0 : kept->bytes();
+            if (bytes > kRecentBytes)
+                m_recent.clear();
+            m_recent[recentKey] = std::move(entry);
+        };
+        auto raw = std::make_shared<const Evaluations>(std::move(made));
+        keep(raw); // a switch during the preparation below still finds the evaluations
+        if (context.wantsProgress() && raw->thetas.rows() >= 2) {
+            // A window is watching: once the final figure is out, prepare every other
+            // divergence's stand-in from this loop's final GP, so that a switch costs a
+            // look-up (issue 11). Batch runs (tables) skip this.
+            afterFinal = [&, raw, keep, hyperparameters = s.logHyperparameters, sd = s.sdOnGrid] {
+                Evaluations made = *raw;
+                made.values.resize(made.thetas.rows(), kDivergenceCount);
+                for (Eigen::Index i = 0; i < made.values.rows(); ++i)
+                    for (int k = 0; k < kDivergenceCount; ++k)
+                        made.values(i, k) = divergenceEstimate(kAllDivergences[k], made.logRatios[std::size_t(i)]);
+                ShapedSurfaces shaped =
+                    smoothWithShape(box, grid, made.thetas, made.values, kernel, hyperparameters, context);
+                made.means = std::move(shaped.means);
+                made.sdRatio = std::move(shaped.sdRatio);
+                made.sd = sd;
+                keep(std::make_shared<const Evaluations>(std::move(made)));
+                // And the other divergences' references, in one pass over the grid. Not before
+                // the first figure: on the 51³ grid each f costs about as much as the
+                // log-ratios (a scalar expm1 per point and observation), seven about 1 s.
+                std::vector<int> missing;
+                for (int k = 0; k < kDivergenceCount; ++k)
+                    if (!findReference(referenceKey(k)))
+                        missing.push_back(k);
+                if (!missing.empty()) {
+                    const Eigen::MatrixXd references = divergencesOnGrid(logG, missing);
+                    for (std::size_t k = 0; k < missing.size(); ++k)
+                        storeReference(referenceKey(missing[k]), references.col(Eigen::Index(k)));
+                }
+            };
+        }
     }
 
     Figure f = gbFigure(view);
@@ -340,6 +433,12 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
     f.summary.set("evaluations", evaluations);
     for (Eigen::Index c = 0; c < observed.cols(); ++c)
         f.data.emplace_back(m_config.dataNames[std::size_t(c)], asVector(observed.col(c)));
+    if (afterFinal) {
+        // The finished figure first: the preparation costs the regression about 1.5 s of CPU
+        // on a new data set, which the window should not wait for.
+        context.publish(f, 1.0);
+        afterFinal();
+    }
     return f;
 }
 

@@ -8,6 +8,7 @@
 
 #include "core/scenario.h"
 #include "genbayes/gb_model.h"
+#include "gp/kernel.h"
 
 #include <functional>
 #include <map>
@@ -44,6 +45,9 @@ private:
     Eigen::VectorXd cachedLogRatios(const std::string& key,
                                     const std::function<Eigen::VectorXd()>& compute) const;
 
+    // The model's grid (the box is fixed per scenario), built once.
+    std::shared_ptr<const Eigen::MatrixXd> grid(const genbayes::ParameterBox& box) const;
+
     // A divergence surface over the grid with the evaluations behind it.
     struct Surface {
         Eigen::VectorXd mean, sd;
@@ -56,11 +60,24 @@ private:
     std::shared_ptr<const Surface> findSurface(const std::string& key) const;
     void storeSurface(const std::string& key, Surface surface) const;
     // The θ's and δ_i of the last loop per data and method, so that a new divergence can show
-    // a surface from them (rescored, smoothed once) before its own loop has run.
+    // a surface from them before its own loop has run: when the loop published figures, the
+    // stand-in surfaces of all eight divergences, made at its end by genbayes::smoothWithShape
+    // from its final GP (a switch then only looks them up); otherwise rescored and smoothed
+    // on demand.
     struct Evaluations {
         Eigen::MatrixXd thetas;
         std::vector<Eigen::VectorXd> logRatios;
+        gp::KernelKind kernel = gp::KernelKind::Matern52;
+        Eigen::MatrixXd values;   // D̂_f per evaluation (rows) and divergence (kAllDivergences order)
+        Eigen::MatrixXd means;    // stand-in GP mean per grid point and divergence; empty if not made
+        Eigen::VectorXd sdRatio;  // per divergence: its sd is sdRatio · sd
+        Eigen::VectorXd sd;       // the loop's final GP sd on the grid
+        std::size_t bytes() const;
     };
+    // D_f with the true g on the grid, by the data and the divergence. A loop that published
+    // figures fills in the other seven divergences at its end, so a switch finds its reference.
+    std::shared_ptr<const Eigen::VectorXd> findReference(const std::string& key) const;
+    void storeReference(const std::string& key, Eigen::VectorXd surface) const;
 
     GbScenarioConfig m_config;
     ParameterSchema m_schema;
@@ -68,6 +85,8 @@ private:
     mutable std::map<std::string, Eigen::VectorXd> m_cache;
     mutable std::map<std::string, std::shared_ptr<const Surface>> m_surfaces;
     mutable std::map<std::string, std::shared_ptr<const Evaluations>> m_recent;
+    mutable std::map<std::string, std::shared_ptr<const Eigen::VectorXd>> m_references;
+    mutable std::shared_ptr<const Eigen::MatrixXd> m_grid;
 };
 
 std::shared_ptr<Scenario> makeGbPoissonScenario();
