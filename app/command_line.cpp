@@ -5,6 +5,7 @@
 #include "core/errors.h"
 #include "core/input_limits.h"
 #include "exporter.h"
+#include "pin_labels.h"
 #include "plot/plot_view.h"
 #include "scenarios/registry.h"
 #include "scenarios/studies.h"
@@ -268,6 +269,8 @@ std::variant<CommandLine, QString> parseCommandLine(const QStringList& givenArgs
             const Session& session = std::get<Session>(loaded);
             scenarioId = session.scenarioId;
             cl.input = session.input;
+            cl.pins = session.pins;
+            cl.hiddenSeries = session.hiddenSeries;
         }
         if (list) {
             if (!scenarioId.isEmpty() || !cl.exports.isEmpty() || !sweepSpec.isEmpty())
@@ -382,6 +385,13 @@ int runCommandLine(const CommandLine& cl)
     const Figure& figure = cl.figure;
     PlotView view;
     view.resize(cl.size);
+    // A session's pins and hidden curves, as the window shows and exports them.
+    const QStringList labels = pinLabels(cl.scenario->schema(), cl.pins, cl.input.values);
+    std::vector<PlotView::Pin> pins;
+    for (std::size_t i = 0; i < cl.pins.size(); ++i)
+        pins.push_back({labels[qsizetype(i)], cl.pins[i].figure});
+    view.setPins(std::move(pins));
+    view.setHiddenSeries(cl.hiddenSeries);
     view.setFigure(figure);
     const QString id = QString::fromStdString(cl.scenario->info().id);
     for (const QString& path : cl.exports) {

@@ -6,6 +6,7 @@
 #include "core/parameters.h"
 #include "core/scenario.h"
 #include "plot/print_size.h"
+#include "session.h"
 
 #include <QSize>
 #include <QString>
@@ -25,6 +26,8 @@ struct CommandLine {
     QString presetName;
     QString sessionPath;  // a session file given on the command line (FILE.evx.json)
     RunInput input;  // the scenario's defaults overlaid with the preset and every --set; --point; --data
+    std::vector<PinnedFigure> pins;  // a session's pins and hidden series: its exports show
+    QStringList hiddenSeries;        // them as the window's do
     QStringList exports;
     Figure figure;  // --export: computed while parsing, so the scenario's own input checks
                     // (e.g. parameters that are fine alone but not together) count as bad input

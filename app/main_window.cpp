@@ -78,6 +78,7 @@ void MainWindow::buildWidgets()
         setWindowModified(true);
         requestRun();
     });
+    connect(m_panel, &ParameterPanel::sliderHeld, this, &MainWindow::updateHold);
     auto* scroll = new QScrollArea;
     scroll->setWidget(m_panel);
     scroll->setWidgetResizable(true);
@@ -186,7 +187,11 @@ void MainWindow::buildMenus()
     toolbar->addAction(m_clearPointsAction);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    view->addAction(tr("&Reset Zoom"), QKeySequence(Qt::Key_Home), m_plotView, &PlotView::resetView);
+    // Axes hold still while a slider is dragged or Play runs (PlotView::setHoldRanges); this
+    // fits them to the data on request, as a release, a preset or another scenario does.
+    QAction* rescale = view->addAction(tr("&Rescale Axes"), m_plotView, &PlotView::resetView);
+    rescale->setShortcuts({QKeySequence(tr("Ctrl+Shift+R")), QKeySequence(Qt::Key_Home)});
+    rescale->setToolTip(tr("Fit every plot to its data, dropping any zoom (Ctrl+Shift+R, Home)"));
     view->addSeparator();
     QAction* pin = view->addAction(tr("&Pin Figure"), QKeySequence(tr("Ctrl+P")), this, &MainWindow::pinFigure);
     pin->setToolTip(tr("Keep the curves as faint ghosts to compare with after moving a parameter (Ctrl+P)"));
@@ -246,6 +251,7 @@ void MainWindow::rebuildPresetMenu()
     m_presetMenu->addSeparator();
     m_presetMenu->addAction(tr("Reset to &Defaults"), QKeySequence(tr("Ctrl+R")), this, [this] {
         m_panel->setValues(m_scenario->schema().defaults());
+        m_plotView->resetView();
     });
 }
 

@@ -133,6 +133,7 @@ private:
     void onOpenDataSet();
     void onPointClicked(int plotIndex, double x, double y);
     void playStep();
+    void updateHold();  // axes held while a slider is dragged or Play runs
     void updateInputActions();
 
     std::unique_ptr<Runner> m_runner;

@@ -6,6 +6,7 @@
 #include "core/errors.h"
 #include "core/input_limits.h"
 #include "params/parameter_panel.h"
+#include "plot/plot_view.h"
 
 #include <QAction>
 #include <QApplication>
@@ -77,6 +78,12 @@ void MainWindow::setPlaying(bool playing)
         m_playTimer->start();
     else
         m_playTimer->stop();
+    updateHold();
+}
+
+void MainWindow::updateHold()
+{
+    m_plotView->setHoldRanges(m_panel->isDragging() || isPlaying());
 }
 
 bool MainWindow::isPlaying() const

@@ -76,6 +76,12 @@ struct Plot {
     // Dense grids (corner plots) leave the title to exports and the hover read-out: their
     // axis labels already say what a plot shows, and a title row per plot costs the data room.
     bool showTitle = true;
+    // Axes that count (samples n, epochs, labs): ticks at integers only, never 2.5 samples.
+    bool xInteger = false;
+    bool yInteger = false;
+    // The plot means geometry (x and y in one unit, e.g. circles of means ± sd): one unit
+    // spans as many pixels along x as along y, so a circle stays a circle.
+    bool equalAspect = false;
 };
 
 struct Table {

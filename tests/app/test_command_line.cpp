@@ -2,8 +2,11 @@
 #include "app_process.h"
 #include "scenario_inputs.h"
 #include "scenarios/registry.h"
+#include "pin_labels.h"
+#include "plot/plot_view.h"
 #include "session.h"
 
+#include <QImage>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -397,6 +400,38 @@ private slots:
         QVERIFY2(r.err.contains("not an Evidence Explorer session"), qPrintable(r.err));
         r = run({dir.filePath("missing.evx.json"), "--export", out});
         QCOMPARE(r.exitCode, 2);
+    }
+
+    // An export of a session shows its pins, as the window's export does (View → Pin).
+    void sessionExportShowsItsPins()
+    {
+        QTemporaryDir dir;
+        const auto scenario = evx::ScenarioRegistry::instance().find("ue-gaussian");
+        evx::Session session;
+        session.scenarioId = "ue-gaussian";
+        session.input.values = scenario->schema().defaults();
+        const QString plain = dir.filePath("plain.evx.json");
+        QVERIFY(evx::saveSession(plain, session, scenario->schema()).isEmpty());
+        evx::RunInput pinnedInput = session.input;
+        pinnedInput.values["zeta"] = 4.5;
+        session.pins.push_back({pinnedInput.values, evx::PlotView::pinnedCurves(scenario->runChecked(pinnedInput, {}))});
+        const QString pinned = dir.filePath("pinned.evx.json");
+        QVERIFY(evx::saveSession(pinned, session, scenario->schema()).isEmpty());
+
+        // Both sessions compute the same figure; only the pin's ghosts and legend entry can
+        // tell their images apart.
+        auto imageOf = [&](const QString& sessionPath) {
+            const QString out = dir.filePath("out.png");
+            QFile::remove(out);
+            const Result r = run({sessionPath, "--export", out, "--size", "900x600"});
+            return r.exitCode == 0 ? QImage(out) : QImage();
+        };
+        const QImage without = imageOf(plain), withPin = imageOf(pinned);
+        QVERIFY(!without.isNull() && !withPin.isNull());
+        QCOMPARE(withPin.size(), without.size());
+        QVERIFY2(withPin != without, "the session's pin is missing from its export");
+        const QString label = evx::pinLabel(scenario->schema(), pinnedInput.values, session.input.values);
+        QVERIFY2(label.contains("4.5"), qPrintable(label));
     }
 
     void benchSweepStepsThroughChoices()

@@ -391,6 +391,32 @@ private slots:
         QVERIFY(!w.isPlaying());
     }
 
+    void axesHoldWhileASliderIsDraggedOrPlayRuns()
+    {
+        MainWindow w;
+        QSignalSpy shown(&w, &MainWindow::figureShown);
+        QVERIFY(w.openScenario("bq-1d"));
+        QVERIFY(settle(w, shown));
+        QSlider* slider = w.parameterPanel()->slider("n_samples");
+        QVERIFY(slider);
+        QVERIFY(!w.plotView()->holdsRanges());
+        slider->setSliderDown(true);  // what a press on the handle does
+        QVERIFY(w.plotView()->holdsRanges());
+        slider->setSliderDown(false);
+        QVERIFY(!w.plotView()->holdsRanges());
+
+        w.setPlaying(true);
+        QVERIFY(w.plotView()->holdsRanges());
+        w.setPlaying(false);
+        QVERIFY(!w.plotView()->holdsRanges());
+
+        // A slider held while the form is rebuilt for another scenario is never released.
+        w.parameterPanel()->slider("n_samples")->setSliderDown(true);
+        QVERIFY(w.plotView()->holdsRanges());
+        QVERIFY(w.openScenario("ue-gaussian"));
+        QVERIFY(!w.plotView()->holdsRanges());
+    }
+
     void dataSetsMustBeRegularFiles()
     {
         MainWindow w;

@@ -126,6 +126,7 @@ void ParameterPanel::setSchema(const ParameterSchema& schema, const ParameterVal
 {
     // Nothing the old form does while it goes (e.g. a last focus-out) may count as an edit.
     m_ignoreEdits = true;
+    setDragging(false);  // a slider deleted under the mouse is never released
     delete m_form;
     m_form = nullptr;
     m_rows.clear();
@@ -192,6 +193,8 @@ void ParameterPanel::buildRow(int index)
             if (!m_ignoreEdits)
                 accept(index, valueAtTick(m_rows[index].spec, tick), m_rows[index].slider);
         });
+        connect(row.slider, &QSlider::sliderPressed, this, [this] { setDragging(true); });
+        connect(row.slider, &QSlider::sliderReleased, this, [this] { setDragging(false); });
         grid->addWidget(row.slider, gridRow, 1);
     }
 
@@ -424,6 +427,14 @@ void ParameterPanel::clearRejection()
             row.message->hide();
         }
     }
+}
+
+void ParameterPanel::setDragging(bool dragging)
+{
+    if (dragging == m_dragging)
+        return;
+    m_dragging = dragging;
+    emit sliderHeld(dragging);
 }
 
 }  // namespace evx

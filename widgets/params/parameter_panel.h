@@ -50,6 +50,7 @@ public:
     QSlider* slider(const QString& name) const;  // nullptr for choice and boolean parameters
     QWidget* editor(const QString& name) const;  // spin box, combo box or check box
     QLabel* rejectionLabel(const QString& name) const;
+    bool isDragging() const { return m_dragging; }  // a slider is held down
 
     QSize minimumSizeHint() const override;
 
@@ -57,6 +58,8 @@ signals:
     // Every accepted change, including each slider step while dragging.
     void valuesChanged(const evx::ParameterValues& values);
     void valueRejected(const QString& name, const QString& reason);
+    // A slider is pressed (true) or released (false): the view holds its axes in between.
+    void sliderHeld(bool held);
 
 private:
     struct Row {
@@ -76,6 +79,7 @@ private:
     void showValue(int index, const QWidget* source);
     void showRejection(int index, const QString& name, const QString& reason, bool notify = true);
     void clearRejection();
+    void setDragging(bool dragging);
 
     ParameterSchema m_schema;
     ParameterValues m_values;
@@ -84,6 +88,7 @@ private:
     QVBoxLayout* m_layout = nullptr;
     QWidget* m_form = nullptr;
     bool m_ignoreEdits = false;
+    bool m_dragging = false;
 };
 
 }  // namespace evx

@@ -31,6 +31,7 @@ bool sameStructure(const Figure& a, const Figure& b)
         const Plot& q = b.plots[i];
         if (p.title != q.title || p.xLabel != q.xLabel || p.yLabel != q.yLabel || p.logY != q.logY ||
             p.row != q.row || p.column != q.column || p.legend != q.legend || p.showTitle != q.showTitle ||
+            p.xInteger != q.xInteger || p.yInteger != q.yInteger || p.equalAspect != q.equalAspect ||
             p.series.size() != q.series.size() || p.bands.size() != q.bands.size() ||
             p.heatMaps.size() != q.heatMaps.size() || hasIntegerBars(p) != hasIntegerBars(q))
             return false;
@@ -102,6 +103,10 @@ PlotView::PlotView(QWidget* parent)
                 changed = true;
             }
             changed = fitToRoom() || changed;
+            // The frames' final sizes are known only now: an equal-aspect plot may need a wider axis.
+            for (std::size_t i = 0; i < m_plots.size(); ++i)
+                if (!isUserZoomed(static_cast<int>(i)))
+                    changed = keepAspect(static_cast<int>(i)) || changed;
             if (changed) {
                 m_tickRefitQueued = true;
                 m_plot->replot(QCustomPlot::rpQueuedReplot);
@@ -250,6 +255,8 @@ void PlotView::setFigure(const Figure& figure)
     Figure drawn = withPins(figure);
     const bool reuse = !m_plots.empty() && sameStructure(m_figure, drawn);
     captureLockedRanges();
+    if (m_hold)
+        captureHeldRanges();
     m_figure = std::move(drawn);
     if (!reuse || !updateData())
         rebuild();

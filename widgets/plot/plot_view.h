@@ -70,6 +70,16 @@ public:
     // Lock a plot's current ranges, as a pan or wheel zoom with the mouse does.
     void markUserZoomed(int plotIndex);
 
+    // Held ranges, while a slider is dragged or Play steps a parameter: later figures keep
+    // every plot's axis ranges and legend corner, so that the motion shows, instead of
+    // refitting each frame. A side of an axis moves only when the data pass it by more than
+    // kHoldSlack of the axis's span (then to the data's extent), and an axis whose data
+    // shrank below kHoldShrink of its span refits, so no curve is ever lost off the frame or
+    // flattened to a line. Releasing the hold refits every plot the user has not zoomed.
+    static constexpr double kHoldSlack = 0.1, kHoldShrink = 0.05;
+    void setHoldRanges(bool hold);
+    bool holdsRanges() const { return m_hold; }
+
     // Text on screen is kScreenFontPt times the font scale (1 normally, larger in presentation
     // mode); lines, marks and gaps follow. Changing it rebuilds the plot; zoom locks stay.
     static constexpr double kScreenFontPt = 9;
@@ -174,6 +184,23 @@ private:
         std::vector<QCPColorMap*> maps;  // by Plot::heatMaps index; nullptr if not drawable
         std::vector<QCPAbstractItem*> markerItems;
     };
+    struct HeldRange {
+        bool valid = false;
+        double xLower = 0, xUpper = 1, yLower = 0, yUpper = 1;
+        std::string xLabel, yLabel;
+        bool logY = false;
+    };
+    // Where a plot's legend went the last time it was placed (placeLegend), reapplied while
+    // ranges are held so that the legend stays put.
+    struct LegendChoice {
+        bool valid = false;
+        bool below = false;
+        Qt::Alignment alignment;
+        double keep = 1;  // share of the y span left to the data under headroom (1: none)
+        int entries = 0;
+        int wrap = 0;
+        int fillOrder = 0;  // QCPLayoutGrid::FillOrder
+    };
     struct ViewLock {
         bool locked = false;
         double xLower = 0, xUpper = 1, yLower = 0, yUpper = 1;
@@ -206,7 +233,8 @@ private:
     QFont textFont(double relativeSize, bool bold = false) const;
     void styleAxis(QCPAxis* axis) const;
     void layOut();     // the layout QCustomPlot would compute for a replot now
-    bool fitToRoom();  // tick counts and wrapped labels for the room the layout gave; true if any changed
+    bool fitToRoom();
+    bool coversCurve(int plotIndex, const QRectF& box) const;  // a visible curve passes through box (pixels)  // tick counts and wrapped labels for the room the layout gave; true if any changed
     void layOutForSize(); // legends, ranges, ticks and labels settled at the viewport's size
     bool equaliseGridCells();
     QSizeF labelRoom(std::size_t index) const;
@@ -234,7 +262,16 @@ private:
     void fitLegendBelow(int index, double width);  // as many columns as the width holds
     void shareGridAxes();  // corner plots: a column shares x, a row shares y
     void captureLockedRanges();
+    void captureHeldRanges();
+    void holdRanges(int index);  // merges the fitted ranges into the held ones
+    bool reapplyLegend(int index);  // the held legend choice; false if there is none
+    void recordLegend(int index, double keep);
+    double chooseLegendPlace(int index);  // plot_view_legend.cpp; returns the headroom's keep
     void applyLocksOrFit();
+    // Plot::equalAspect: one unit as long along x as along y, up to kAspectTolerance, by widening
+    // one axis; true if it changed a range.
+    static constexpr double kAspectTolerance = 0.01;
+    bool keepAspect(int index);
     void applyVisibility(int index, Entry& entry);
 
     // plot_view_pins.cpp
@@ -269,6 +306,9 @@ private:
     QCPLayer* m_ghostLayer = nullptr;      // under the current figure's plottables
     std::vector<PlotItems> m_plots;
     std::vector<ViewLock> m_locks;  // by plot index
+    std::vector<HeldRange> m_held;  // by plot index, while m_hold
+    std::vector<LegendChoice> m_legendChoices;  // by plot index
+    bool m_hold = false;
     std::vector<QCPMarginGroup*> m_marginGroups;
     std::vector<QCPBarsGroup*> m_barsGroups;
     QCPLegend* m_sharedLegend = nullptr;  // for LegendPlace::Shared plots; owned by its layout

@@ -58,21 +58,29 @@ void PlotView::buildPlot(int index, QCPLayoutGrid* cell, int rectRow)
         yAxis->setNumberFormat(QStringLiteral("eb"));  // 10^n in superscript
         yAxis->setNumberPrecision(0);
     }
-    const bool integerBars = hasIntegerBars(plot);
-    if (integerBars) {
+    // Counts tick at integers: steps of 1, 2, 5, 10, … (a multiple of one), no sub-ticks.
+    const bool integerX = hasIntegerBars(plot) || plot.xInteger;
+    const bool integerY = plot.yInteger && !plot.logY;
+    auto tickIntegers = [](QCPAxis* axis) {
         QSharedPointer<QCPAxisTickerFixed> ticker(new QCPAxisTickerFixed);
         ticker->setTickStep(1.0);
         ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
-        xAxis->setTicker(ticker);
-        xAxis->setSubTicks(false);
-    }
+        axis->setTicker(ticker);
+        axis->setSubTicks(false);
+    };
+    if (integerX)
+        tickIntegers(xAxis);
+    if (integerY)
+        tickIntegers(yAxis);
     rect->setupFullAxesBox(true);  // a closed frame; top and right follow bottom and left
     // Shared tickers: the frame's ticks stay opposite the labelled ones when the count of
     // ticks adapts to the room (fitToRoom).
     rect->axis(QCPAxis::atTop)->setTicker(xAxis->ticker());
     rect->axis(QCPAxis::atRight)->setTicker(yAxis->ticker());
-    if (integerBars)
+    if (integerX)
         rect->axis(QCPAxis::atTop)->setSubTicks(false);
+    if (integerY)
+        rect->axis(QCPAxis::atRight)->setSubTicks(false);
     for (QCPAxis* axis : rect->axes())
         styleAxis(axis);
     rect->setRangeDrag(Qt::Horizontal | Qt::Vertical);

@@ -64,10 +64,20 @@ void PlotView::fitLegendBelow(int index, double width)
 
 void PlotView::placeLegend(int index)
 {
-    const Plot& plot = m_figure.plots[static_cast<std::size_t>(index)];
+    // While ranges are held the legend stays where it was; it is placed afresh for each
+    // layout, each rescale and each size.
+    if (m_hold && reapplyLegend(index))
+        return;
     const PlotItems& items = m_plots[static_cast<std::size_t>(index)];
     if (!items.legend || !items.legend->visible())
         return;
+    recordLegend(index, chooseLegendPlace(index));
+}
+
+double PlotView::chooseLegendPlace(int index)
+{
+    const Plot& plot = m_figure.plots[static_cast<std::size_t>(index)];
+    const PlotItems& items = m_plots[static_cast<std::size_t>(index)];
     QCPAxis* xAxis = items.rect->axis(QCPAxis::atBottom);
     QCPAxis* yAxis = items.rect->axis(QCPAxis::atLeft);
 
@@ -114,10 +124,10 @@ void PlotView::placeLegend(int index)
     setLegendBelow(index, below);
     if (below) {
         fitLegendBelow(index, cellSize.width());
-        return;
+        return 1;
     }
     if (!plot.heatMaps.empty())
-        return;
+        return 1;
     const QSize legendSize = items.legend->minimumOuterSizeHint();
     const double wf = std::min(0.9, (legendSize.width() + len(24)) / std::max(rectSize.width(), 1.0));
     const double hf = std::min(0.9, (legendSize.height() + len(20)) / std::max(rectSize.height(), 1.0));
@@ -177,12 +187,13 @@ void PlotView::placeLegend(int index)
         // markers' names.
         setLegendBelow(index, true);
         fitLegendBelow(index, cellSize.width());
-        return;
+        return 1;
     }
+    double keep = 1;
     if (count[best] > 0) {
         // Nowhere is free: make room above the data and use the freer top corner.
         best = count[1] < count[0] ? 1 : 0;
-        const double keep = 1 - std::min(hf, 0.6);
+        keep = 1 - std::min(hf, 0.6);
         if (plot.logY)
             yAxis->setRangeUpper(yr.lower * std::pow(yr.upper / yr.lower, 1 / keep));
         else
@@ -192,6 +203,7 @@ void PlotView::placeLegend(int index)
     for (int i = 0; i < inset->elementCount(); ++i)
         if (inset->elementAt(i) == items.legend)
             inset->setInsetAlignment(i, kCorners[best].alignment);
+    return keep;
 }
 
 }  // namespace evx

@@ -138,6 +138,39 @@ void PlotView::layOut()
 // ticker would write them for the axis's range, stand apart by a gap of about one em.
 // Labels and titles: broken into lines as long as their axis or cell. Corner plots: tick
 // labels a neighbour below or to the left already shows are left out.
+bool PlotView::coversCurve(int plotIndex, const QRectF& box) const
+{
+    const Plot& plot = m_figure.plots[static_cast<std::size_t>(plotIndex)];
+    const PlotItems& items = m_plots[static_cast<std::size_t>(plotIndex)];
+    const QCPAxis* xAxis = items.rect->axis(QCPAxis::atBottom);
+    const QCPAxis* yAxis = items.rect->axis(QCPAxis::atLeft);
+    for (const Entry& e : items.entries) {
+        if (e.isBand || m_hidden.contains(keyFor(plotIndex, e.name)))
+            continue;
+        const Series& s = plot.series[static_cast<std::size_t>(e.source)];
+        const std::size_t n = std::min(s.x.size(), s.y.size());
+        QPointF last(std::nan(""), std::nan(""));
+        for (std::size_t k = 0; k < n; ++k) {
+            const QPointF at(xAxis->coordToPixel(s.x[k]), yAxis->coordToPixel(s.y[k]));
+            if (!std::isfinite(at.x()) || !std::isfinite(at.y())) {
+                last = QPointF(std::nan(""), std::nan(""));
+                continue;
+            }
+            if (box.contains(at))
+                return true;
+            // A segment of a line may cross the box between two points outside it.
+            if (s.kind != SeriesKind::Scatter && std::isfinite(last.x())) {
+                const int steps = int(std::min(64.0, QLineF(last, at).length() / 4));
+                for (int t = 1; t < steps; ++t)
+                    if (box.contains(last + (at - last) * (double(t) / steps)))
+                        return true;
+            }
+            last = at;
+        }
+    }
+    return false;
+}
+
 bool PlotView::fitToRoom()
 {
     const double em = m_scale.fontPt * m_scale.unitsPerPt;
@@ -234,12 +267,14 @@ bool PlotView::fitToRoom()
             }
         }
     }
-    for (const PlotItems& items : m_plots) {
+    for (std::size_t plotIndex = 0; plotIndex < m_plots.size(); ++plotIndex) {
+        const PlotItems& items = m_plots[plotIndex];
         if (!items.rect)
             continue;
         // A marker's name goes on the side of its line where it fits (the right unless its
-        // neighbour is close, addMarkers) and misses the names already placed, else on the
-        // other, else it is left out. Placed from the right, where names must turn left.
+        // neighbour is close, addMarkers) and misses the names already placed and the curves,
+        // else on a side where it misses the names only, else it is left out. Placed from the
+        // right, where names must turn left.
         std::vector<QCPItemText*> labels;
         for (QCPAbstractItem* item : items.markerItems)
             if (auto* label = qobject_cast<QCPItemText*>(item))
@@ -256,15 +291,23 @@ bool PlotView::fitToRoom()
             const double height = text.height() + pad.top() + pad.bottom();
             const QPointF at = label->position->pixelPosition();
             const bool wantsRight = label->property("evxPreferLeft").toBool() == false;
-            auto free = [&](bool right) {
+            auto free = [&](bool right, bool ofCurves) {
                 const QRectF box(right ? at.x() : at.x() - width, at.y(), width, height);
                 if (right ? box.right() > frame.right() : box.left() < frame.left())
                     return false;
+                if (ofCurves && coversCurve(int(plotIndex), box))
+                    return false;
                 return std::none_of(placed.begin(), placed.end(), [&](const QRectF& r) { return r.intersects(box); });
             };
-            const bool first = free(wantsRight), second = !first && free(!wantsRight);
-            const bool fits = first || second;
-            const bool onRight = first ? wantsRight : !wantsRight;
+            bool fits = false, onRight = wantsRight;
+            for (const bool ofCurves : {true, false}) {
+                for (const bool right : {wantsRight, !wantsRight}) {
+                    if (!fits && free(right, ofCurves)) {
+                        fits = true;
+                        onRight = right;
+                    }
+                }
+            }
             if (fits)
                 placed.emplace_back(onRight ? at.x() : at.x() - width, at.y(), width, height);
             const Qt::Alignment alignment = Qt::AlignTop | (onRight ? Qt::AlignLeft : Qt::AlignRight);

@@ -147,6 +147,7 @@ void PlotView::fitToData(int index)
     }
     yAxis->setRange(y.lo, y.hi);
     placeLegend(index);
+    keepAspect(index);
 }
 
 void PlotView::shareGridAxes()
@@ -241,9 +242,36 @@ void PlotView::applyLocksOrFit()
             m_plots[i].rect->axis(QCPAxis::atLeft)->setRange(lock.yLower, lock.yUpper);
         } else {
             fitToData(static_cast<int>(i));
+            if (m_hold)
+                holdRanges(static_cast<int>(i));
         }
     }
     shareGridAxes();
+    for (std::size_t i = 0; i < m_plots.size(); ++i)
+        if (!m_locks[i].locked)
+            keepAspect(static_cast<int>(i));
+}
+
+bool PlotView::keepAspect(int index)
+{
+    const Plot& plot = m_figure.plots[static_cast<std::size_t>(index)];
+    if (!plot.equalAspect || plot.logY)
+        return false;
+    const QRect frame = m_plots[static_cast<std::size_t>(index)].rect->rect();
+    if (frame.width() < 20 || frame.height() < 20)
+        return false;  // not laid out yet: the first layout calls again
+    QCPAxis* xAxis = m_plots[static_cast<std::size_t>(index)].rect->axis(QCPAxis::atBottom);
+    QCPAxis* yAxis = m_plots[static_cast<std::size_t>(index)].rect->axis(QCPAxis::atLeft);
+    const double xPerPixel = xAxis->range().size() / frame.width();
+    const double yPerPixel = yAxis->range().size() / frame.height();
+    if (!(xPerPixel > 0 && yPerPixel > 0) || std::abs(xPerPixel / yPerPixel - 1) < kAspectTolerance)
+        return false;
+    // Widen the axis that has more pixels per unit, about its centre: the data stay whole.
+    if (xPerPixel < yPerPixel)
+        xAxis->setRange(xAxis->range().center(), yPerPixel * frame.width(), Qt::AlignCenter);
+    else
+        yAxis->setRange(yAxis->range().center(), xPerPixel * frame.height(), Qt::AlignCenter);
+    return true;
 }
 
 void PlotView::markUserZoomed(int plotIndex)

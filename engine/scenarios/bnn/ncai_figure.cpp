@@ -127,6 +127,7 @@ Plot tracePlot(const std::vector<bnn_training::TracePoint>& trace, const std::st
     Plot p;
     p.title = title;
     p.xLabel = "epoch";
+    p.xInteger = true;
     p.yLabel = yLabel;
     int colour = 3;
     for (const auto& [name, member] : curves) {

@@ -76,6 +76,7 @@ Plot convergencePlot(const bq::StudyResult& r, bq::Method method, double truth, 
     Plot plot;
     plot.title = "Estimate of " + zName + " ± 2 sd against the number of samples";
     plot.xLabel = "number of samples n";
+    plot.xInteger = true;
     plot.yLabel = zName;
     if (method != bq::Method::MonteCarlo)
         addTrace(plot, r.trace, methodName(method), 3);
@@ -100,6 +101,7 @@ Plot relativeErrorPlot(const bq::StudyResult& r, bq::Method method, double truth
     Plot plot;
     plot.title = "Relative error |E[Z] − Z| / Z (log scale)";
     plot.xLabel = "number of samples n";
+    plot.xInteger = true;
     plot.yLabel = "relative error";
     plot.logY = true;
     // An estimate that hits Z to the last digit would put log 0 on the axis; 1e-16 is the

@@ -271,6 +271,7 @@ Figure WvoEightSchoolsScenario::run(const ParameterValues& input, const RunConte
         Plot box;
         box.title = std::string("Leave one school out: ") + name + " (box 25–75%, median, whiskers 5–95%)";
         box.xLabel = "left-out school (1 = A … 8 = H)";
+        box.xInteger = true;
         box.yLabel = name;
         Series ref; // the full posterior's median across all folds; it also frames the outer boxes
         ref.name = "median of the full posterior";

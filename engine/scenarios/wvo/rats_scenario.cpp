@@ -258,6 +258,7 @@ Figure WvoRatsScenario::run(const ParameterValues& input, const RunContext& cont
         ell.title = "Leave one lab out: each lab's rate θ_j, original vs incremental";
         ell.xLabel = "original posterior of θ_j (all 71 labs)";
         ell.yLabel = "incremental: WVO (70 labs) + lab j";
+        ell.equalAspect = true;  // circles of means ± sd
         Series ellipses;
         ellipses.name = "lab j: centre = means, width/height = sd";
         ellipses.colour = kWeightedColour;
@@ -324,6 +325,7 @@ Figure WvoRatsScenario::run(const ParameterValues& input, const RunContext& cont
         Plot sub;
         sub.title = "Subsampling: reconstruction error with K' virtual labs";
         sub.xLabel = "number of virtual labs K'";
+        sub.xInteger = true;
         sub.yLabel = "KL(original ‖ reconstruction), nats";
         sub.logY = true;
         Series err;
