@@ -1,9 +1,9 @@
 #include "bnn/elbo.h"
 
 #include "core/errors.h"
+#include "stats/densities.h"
 
 #include <cmath>
-#include <numbers>
 
 namespace evx::bnn {
 
@@ -48,7 +48,7 @@ double ElboObjective::negLogLikelihood(const Eigen::VectorXd& theta, const Repar
     const double sd = noiseSd(theta, fixedNoiseSd), n = double(m_y.size());
     m_gradOut = m_y.transpose() - f; // residuals, reused below as the output gradient
     const double squares = m_gradOut.squaredNorm();
-    const double value = n * (0.5 * std::log(2 * std::numbers::pi) + std::log(sd)) + squares / (2 * sd * sd);
+    const double value = n * (stats::kHalfLog2Pi + std::log(sd)) + squares / (2 * sd * sd);
     if (!grad)
         return value;
 

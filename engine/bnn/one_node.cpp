@@ -1,20 +1,15 @@
 #include "bnn/one_node.h"
 
 #include "core/errors.h"
+#include "stats/densities.h"
 
 #include <boost/math/tools/minima.hpp>
 
 #include <cmath>
-#include <numbers>
 #include <random>
 
 namespace evx::bnn {
 namespace {
-
-double logNormal(double x, double sd)
-{
-    return -0.5 * (x / sd) * (x / sd) - std::log(sd) - 0.5 * std::log(2 * std::numbers::pi);
-}
 
 } // namespace
 
@@ -41,11 +36,12 @@ double familyLogDensity(const OneNodeModel& model, const OneNodeData& data, doub
     if (c == 0 || !std::isfinite(c))
         throw InvalidParameter("the family (W/C, (C − 1)x + Cz) needs a finite, non-zero C");
     const double w = model.w / c;
-    double sum = logNormal(w, model.wPriorSd);
+    double sum = stats::normalLogPdf(w, 0, model.wPriorSd);
     for (Eigen::Index i = 0; i < data.x.size(); ++i) {
         const double zHat = (c - 1) * data.x(i) + c * data.z(i);
-        sum += logNormal(data.y(i) - leakyRelu(w * (data.x(i) + zHat), model.slope), model.sigmaEps);
-        sum += logNormal(zHat, model.sigmaZ);
+        const double residual = data.y(i) - leakyRelu(w * (data.x(i) + zHat), model.slope);
+        sum += stats::normalLogPdf(residual, 0, model.sigmaEps);
+        sum += stats::normalLogPdf(zHat, 0, model.sigmaZ);
     }
     return sum;
 }

@@ -1,8 +1,10 @@
 #include "bnn/synthetic_datasets.h"
 
 #include "core/errors.h"
+#include "stats/densities.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numbers>
 #include <vector>
@@ -126,39 +128,32 @@ double syntheticNoiseVariance(std::string_view id, double x)
 double syntheticLogDensity(std::string_view id, double x, double y)
 {
     const Generator g = generatorOf(id);
-    const auto logNormal = [](double v, double mean, double variance) {
-        return -0.5 * (v - mean) * (v - mean) / variance - 0.5 * std::log(2 * kPi * variance);
-    };
     const DatasetInfo& info = datasetInfo(id);
     switch (g) {
     case Generator::Goldberg:
     case Generator::Yuan:
     case Generator::Williams:
-        return logNormal(y, syntheticF(id, x, 0), syntheticNoiseVariance(id, x));
+        return stats::normalLogPdfVar(y, syntheticF(id, x, 0), syntheticNoiseVariance(id, x));
     case Generator::Depeweg: {
         const double c = 3 * std::cos(x / 2);
-        return logNormal(y, 7 * std::sin(x), c * c * info.sigmaZ2 + info.sigmaEps2);
+        return stats::normalLogPdfVar(y, 7 * std::sin(x), c * c * info.sigmaZ2 + info.sigmaEps2);
     }
     case Generator::Bimodal: {
-        const double a = logNormal(y, 10 * std::sin(x), info.sigmaEps2);
-        const double b = logNormal(y, 10 * std::cos(x), info.sigmaEps2);
-        const double top = std::max(a, b);
-        return top + std::log(0.5 * std::exp(a - top) + 0.5 * std::exp(b - top));
+        const double a = stats::normalLogPdfVar(y, 10 * std::sin(x), info.sigmaEps2);
+        const double b = stats::normalLogPdfVar(y, 10 * std::cos(x), info.sigmaEps2);
+        return stats::logSumExp(std::array{a, b}) - std::numbers::ln2;
     }
     case Generator::HeavyTail: {
         const int steps = 1000;
         const double sz = std::sqrt(info.sigmaZ2), h = 20 * sz / steps;
         std::vector<double> terms(steps + 1);
-        double top = -INFINITY;
         for (int i = 0; i <= steps; ++i) {
             const double z = -10 * sz + i * h;
-            terms[i] = logNormal(z, 0, info.sigmaZ2) + logNormal(y, fOf(g, x, z), info.sigmaEps2);
-            top = std::max(top, terms[i]);
+            terms[i] = stats::normalLogPdfVar(z, 0, info.sigmaZ2) +
+                       stats::normalLogPdfVar(y, fOf(g, x, z), info.sigmaEps2);
         }
-        double sum = 0;
-        for (double t : terms) // the ends carry e^{−50} of the weight: the plain sum is the trapezoid
-            sum += std::exp(t - top);
-        return top + std::log(sum * h);
+        // The ends carry e^{−50} of the weight: the plain sum is the trapezoid.
+        return stats::logSumExp(terms) + std::log(h);
     }
     }
     return 0;

@@ -26,19 +26,6 @@ std::vector<double> UniformGrid::points() const
     return p;
 }
 
-double logSumExp(const double* values, int n)
-{
-    double m = -std::numeric_limits<double>::infinity();
-    for (int i = 0; i < n; ++i)
-        m = std::max(m, values[i]);
-    if (!std::isfinite(m))
-        return m;
-    double s = 0;
-    for (int i = 0; i < n; ++i)
-        s += std::exp(values[i] - m);
-    return m + std::log(s);
-}
-
 GridDensity normalisedDensity(const UniformGrid& grid, const std::vector<double>& logValues,
                               const char* what)
 {

@@ -43,7 +43,4 @@ GridDensity normalisedDensity(const UniformGrid& grid, const std::vector<double>
 // Gaussian ones). Where it does not fall towards an end, as if it stayed flat for one more span.
 double massBeyondGrid(const GridDensity& density);
 
-// log Σ exp(v_i), stable for any magnitudes; -inf for an empty or all -inf input.
-double logSumExp(const double* values, int n);
-
 }  // namespace evx

@@ -1,10 +1,11 @@
 #include "evidence/banded_jeffrey.h"
 
+#include "stats/densities.h"
+
 #include <Eigen/Core>
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <numbers>
 
 namespace evx::evidence {
 namespace {
@@ -34,12 +35,11 @@ std::optional<std::vector<double>> bandedJeffrey(const GaussianNoiseRows& rows, 
 
     Eigen::ArrayXd mu(nx), invSd(nx), peak(nx);
     double sMax = 0;
-    const double halfLog2Pi = 0.5 * std::log(2 * std::numbers::pi);
     for (int k = 0; k < nx; ++k) {
         const int i = original(k);
         mu[k] = rows.mean[i];
         invSd[k] = 1 / rows.sd[i];
-        peak[k] = rows.logPrior[i] - std::log(rows.sd[i]) - halfLog2Pi;  // ln p(x_k) p(μ_k | x_k)
+        peak[k] = rows.logPrior[i] - std::log(rows.sd[i]) - stats::kHalfLog2Pi;  // ln p(x_k) p(μ_k | x_k)
         sMax = std::max(sMax, rows.sd[i]);
     }
     // Largest row peak at or before k, and at or after k: the bound on rows beyond a band edge.

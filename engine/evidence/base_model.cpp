@@ -1,17 +1,11 @@
 #include "evidence/base_model.h"
 
 #include "core/errors.h"
+#include "stats/densities.h"
 
 #include <cmath>
-#include <numbers>
 
 namespace evx::evidence {
-
-double logNormalDensity(double y, double mean, double sd)
-{
-    const double z = (y - mean) / sd;
-    return -0.5 * z * z - std::log(sd) - 0.5 * std::log(2 * std::numbers::pi);
-}
 
 GaussianEvidence::GaussianEvidence(double centre, double sd) : m_centre(centre), m_sd(sd)
 {
@@ -23,7 +17,7 @@ GaussianEvidence::GaussianEvidence(double centre, double sd) : m_centre(centre),
 
 double GaussianEvidence::logDensity(double y) const
 {
-    return logNormalDensity(y, m_centre, m_sd);
+    return stats::normalLogPdf(y, m_centre, m_sd);
 }
 
 }  // namespace evx::evidence

@@ -57,7 +57,4 @@ private:
     double m_centre, m_sd;
 };
 
-// ln N(y; mean, sd²).
-double logNormalDensity(double y, double mean, double sd);
-
 }  // namespace evx::evidence

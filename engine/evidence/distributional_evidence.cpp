@@ -1,6 +1,7 @@
 #include "evidence/distributional_evidence.h"
 
 #include "core/errors.h"
+#include "stats/densities.h"
 
 #include <cmath>
 
@@ -26,7 +27,7 @@ DistributionalPosteriors distributionalPosteriors(const BaseModel& model, const 
         const double s = std::sqrt(m.variance);
         const double lp = model.logPrior(x);
         d.logZ[i] = gaussianLogNormaliser(s, q.sd());
-        const double logLik = logNormalDensity(q.centre(), m.mean, s); // N(μ_q; m(x), s(x)²)
+        const double logLik = stats::normalLogPdf(q.centre(), m.mean, s); // N(μ_q; m(x), s(x)²)
         logAdjusted[i] = lp + d.logZ[i];
         logExact[i] = lp + logLik;
         logImplied[i] = lp + logLik + d.logZ[i];

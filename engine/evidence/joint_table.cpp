@@ -1,6 +1,7 @@
 #include "evidence/joint_table.h"
 
 #include "core/errors.h"
+#include "stats/densities.h"
 
 #include <cmath>
 #include <limits>
@@ -16,22 +17,13 @@ Eigen::ArrayXd logWeights(const UniformGrid& g)
     return w;
 }
 
-// log Σ_i exp(a_i), −∞ when every term is.
-double logSumExp(const Eigen::ArrayXd& a)
-{
-    const double top = a.maxCoeff();
-    if (!std::isfinite(top))
-        return top;
-    return top + std::log((a - top).exp().sum());
-}
-
 // Trapezoid marginal over the other axis, as a log density on this one.
 Eigen::ArrayXd logMarginal(const Eigen::ArrayXXd& logP, const Eigen::ArrayXd& logW, bool overColumns)
 {
     const Eigen::Index m = overColumns ? logP.rows() : logP.cols();
     Eigen::ArrayXd out(m);
     for (Eigen::Index k = 0; k < m; ++k)
-        out[k] = logSumExp(overColumns ? Eigen::ArrayXd(logP.row(k).transpose() + logW)
+        out[k] = stats::logSumExp(overColumns ? Eigen::ArrayXd(logP.row(k).transpose() + logW)
                                        : Eigen::ArrayXd(logP.col(k) + logW));
     return out;
 }
@@ -68,7 +60,7 @@ JointTable::JointTable(const UniformGrid& x, const UniformGrid& y, Eigen::ArrayX
 void JointTable::normalise()
 {
     const Eigen::ArrayXd logPy = logMarginal(m_logP, logWeights(m_x), false);
-    const double logTotal = logSumExp(logPy + logWeights(m_y));
+    const double logTotal = stats::logSumExp(logPy + logWeights(m_y));
     if (!std::isfinite(logTotal))
         throw NumericalError("the updated joint p(x, y) vanishes on the whole grid");
     m_logP -= logTotal;

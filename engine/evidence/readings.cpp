@@ -2,12 +2,12 @@
 
 #include "core/errors.h"
 #include "evidence/banded_jeffrey.h"
+#include "stats/densities.h"
 
 #include <Eigen/Core>
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <numbers>
 
 namespace evx::evidence {
 namespace {
@@ -39,7 +39,7 @@ public:
             const double sd = std::sqrt(m.variance);
             m_mean[i] = m.mean;
             m_invSd[i] = 1 / sd;
-            m_logNorm[i] = -std::log(sd) - 0.5 * std::log(2 * std::numbers::pi);
+            m_logNorm[i] = -std::log(sd) - stats::kHalfLog2Pi;
         }
     }
 
@@ -134,10 +134,10 @@ Readings computeReadings(const BaseModel& model, const EvidenceDensity& q, doubl
                 for (int i = 0; i < nx; ++i) {
                     const double s2 = rows.sd[i] * rows.sd[i], d = c - rows.mean[i];
                     // ∫ N(y; μ, s²) N(ζ; y, σ_q²) dy = N(ζ; μ, s² + σ_q²)
-                    logVirtual[i] = lp[i] + logNormalDensity(c, rows.mean[i], std::sqrt(s2 + v));
+                    logVirtual[i] = lp[i] + stats::normalLogPdf(c, rows.mean[i], std::sqrt(s2 + v));
                     // ∫ N(y; ζ, σ_q²) ln N(y; μ, s²) dy = −ln s − ½ ln 2π − ((ζ − μ)² + σ_q²) / (2 s²)
-                    logDistributional[i] = lp[i] - std::log(rows.sd[i]) -
-                                           0.5 * std::log(2 * std::numbers::pi) - 0.5 * (d * d + v) / s2;
+                    logDistributional[i] =
+                        lp[i] - std::log(rows.sd[i]) - stats::kHalfLog2Pi - 0.5 * (d * d + v) / s2;
                 }
                 r.jeffrey = normalisedDensity(xg, *logJeffrey, "Jeffrey's-rule posterior");
                 r.virtualEvidence = normalisedDensity(xg, logVirtual, "virtual-evidence posterior");

@@ -1,6 +1,7 @@
 #include "models/drop_ball_model.h"
 
 #include "core/errors.h"
+#include "stats/densities.h"
 
 #include <cmath>
 #include <limits>
@@ -41,7 +42,7 @@ double DropBallModel::logPrior(double g) const
 
 double DropBallModel::logLikelihood(double t, double g) const
 {
-    return evidence::logNormalDensity(t, fallTime(g), m_modelSd);
+    return stats::normalLogPdf(t, fallTime(g), m_modelSd);
 }
 
 evidence::ConditionalMoments DropBallModel::observable(double g) const

@@ -1,16 +1,15 @@
 #include "models/eight_schools.h"
 
+#include "stats/densities.h"
+
 #include <cmath>
 #include <limits>
-#include <numbers>
 
 namespace evx::models {
 
 double schoolLogMarginal(double y, double sigma, double mu, double tau)
 {
-    const double v = sigma * sigma + tau * tau;
-    const double d = y - mu;
-    return -0.5 * (d * d / v + std::log(2 * std::numbers::pi * v));
+    return stats::normalLogPdfVar(y, mu, sigma * sigma + tau * tau);
 }
 
 double schoolsLogPrior(double mu, double tau)

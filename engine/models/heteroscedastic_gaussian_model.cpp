@@ -1,6 +1,7 @@
 #include "models/heteroscedastic_gaussian_model.h"
 
 #include "core/errors.h"
+#include "stats/densities.h"
 
 #include <cmath>
 
@@ -24,12 +25,12 @@ double HeteroscedasticGaussianModel::noiseSd(double x) const
 
 double HeteroscedasticGaussianModel::logPrior(double x) const
 {
-    return evidence::logNormalDensity(x, m_priorMean, m_priorSd);
+    return stats::normalLogPdf(x, m_priorMean, m_priorSd);
 }
 
 double HeteroscedasticGaussianModel::logLikelihood(double y, double x) const
 {
-    return evidence::logNormalDensity(y, x, noiseSd(x));
+    return stats::normalLogPdf(y, x, noiseSd(x));
 }
 
 evidence::ConditionalMoments HeteroscedasticGaussianModel::observable(double x) const

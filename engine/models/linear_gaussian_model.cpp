@@ -1,9 +1,9 @@
 #include "models/linear_gaussian_model.h"
 
 #include "core/errors.h"
+#include "stats/densities.h"
 
 #include <cmath>
-#include <numbers>
 #include <string>
 
 namespace evx::models {
@@ -24,8 +24,7 @@ Normal fromPrecision(double precision, double precisionTimesMean)
 
 double Normal::pdf(double x) const
 {
-    const double z = (x - mean) / sd;
-    return std::exp(-0.5 * z * z) / (sd * std::sqrt(2 * std::numbers::pi));
+    return stats::normalPdf(x, mean, sd);
 }
 
 LinearGaussianModel::LinearGaussianModel(double priorMean, double priorSd, double noiseSd)
@@ -39,12 +38,12 @@ LinearGaussianModel::LinearGaussianModel(double priorMean, double priorSd, doubl
 
 double LinearGaussianModel::logPrior(double x) const
 {
-    return evidence::logNormalDensity(x, m_priorMean, m_priorSd);
+    return stats::normalLogPdf(x, m_priorMean, m_priorSd);
 }
 
 double LinearGaussianModel::logLikelihood(double y, double x) const
 {
-    return evidence::logNormalDensity(y, x, m_noiseSd);
+    return stats::normalLogPdf(y, x, m_noiseSd);
 }
 
 evidence::ConditionalMoments LinearGaussianModel::observable(double x) const

@@ -31,9 +31,6 @@ inline constexpr std::array<Lab, 71> kRatTumors{{
     {16, 52}, {15, 46}, {15, 47}, {9, 24}, {4, 14},
 }};
 
-// log p(y | n, α, β) of the beta-binomial.
-double betaBinomialLogPmf(int y, int n, double alpha, double beta);
-
 // log p(u, v): the prior (α + β)^(−5/2) times the Jacobian αβ of (α, β) → (u, v).
 double ratsLogPrior(double u, double v);
 

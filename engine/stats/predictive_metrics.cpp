@@ -1,6 +1,7 @@
 #include "stats/predictive_metrics.h"
 
 #include "core/errors.h"
+#include "stats/densities.h"
 #include "stats/knn_entropy.h"
 
 #include <boost/math/special_functions/erf.hpp>
@@ -16,7 +17,6 @@
 namespace evx::stats {
 namespace {
 
-constexpr double kLogSqrt2Pi = 0.91893853320467274178; // ½ log 2π
 // Beyond this many sds a component's CDF is 0 or 1 and its density below 1e-14 of its peak,
 // so it is left out of the sums (the means are sorted, so the rest is a window).
 constexpr double kWindow = 8.5;
@@ -102,7 +102,7 @@ double entropySorted(const std::vector<double>& means, double sd)
                                "(more than 2·10⁷ grid points); use the nearest-neighbour estimator");
     const long n = static_cast<long>(points);
     const double step = (hi - lo) / double(n);
-    const double norm = 1.0 / (double(means.size()) * sd) * std::exp(-kLogSqrt2Pi);
+    const double norm = 1.0 / (double(means.size()) * sd) * std::exp(-kHalfLog2Pi);
     auto first = means.begin();
     double sum = 0;
     for (long i = 0; i <= n; ++i) {
@@ -133,9 +133,7 @@ Eigen::VectorXd predictiveLogDensities(const Eigen::MatrixXd& f, const Eigen::Ve
     Eigen::VectorXd out(f.cols());
     for (Eigen::Index n = 0; n < f.cols(); ++n) {
         const Eigen::ArrayXd e = -0.5 * ((f.col(n).array() - y(n)) / sigmaEps).square();
-        const double top = e.maxCoeff();
-        out(n) =
-            top + std::log((e - top).exp().sum()) - std::log(double(s)) - std::log(sigmaEps) - kLogSqrt2Pi;
+        out(n) = logSumExp(e) - std::log(double(s)) - std::log(sigmaEps) - kHalfLog2Pi;
     }
     return out;
 }

@@ -2,6 +2,7 @@
 
 #include "core/errors.h"
 #include "core/grid.h"
+#include "stats/densities.h"
 
 #include <algorithm>
 #include <cmath>
@@ -41,7 +42,7 @@ void GridPosterior::normalise()
     for (double v : m_log)
         if (std::isnan(v) || v == std::numeric_limits<double>::infinity())
             throw NumericalError("grid posterior: log density is not finite on the grid");
-    const double z = logSumExp(m_log.data(), static_cast<int>(m_log.size()));
+    const double z = stats::logSumExp(m_log);
     if (!std::isfinite(z))
         throw NumericalError("grid posterior: the density vanishes on the whole grid");
     m_logMass.resize(m_log.size());

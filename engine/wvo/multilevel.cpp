@@ -1,7 +1,7 @@
 #include "wvo/multilevel.h"
 
 #include "core/errors.h"
-#include "core/grid.h"
+#include "stats/densities.h"
 
 #include <cmath>
 
@@ -29,7 +29,7 @@ double logMeanExp(const std::vector<double>& values)
 {
     if (values.empty())
         throw InvalidParameter("a Monte Carlo estimate needs at least one draw");
-    return logSumExp(values.data(), static_cast<int>(values.size())) -
+    return stats::logSumExp(values) -
            std::log(static_cast<double>(values.size()));
 }
 

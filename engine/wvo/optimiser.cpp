@@ -1,11 +1,6 @@
 #include "wvo/optimiser.h"
 
-#include <LBFGS.h>
-
-#include <algorithm>
-#include <cmath>
-#include <limits>
-#include <stdexcept>
+#include "optim/minimise.h"
 
 namespace evx::wvo {
 
@@ -22,47 +17,28 @@ WeightResult optimiseWeights(const WvoProblem& problem, const OptimiserOptions& 
     const double n = problem.totalWeight;
 
     WeightResult result;
-    Eigen::VectorXd u = Eigen::VectorXd::Zero(k);
-    result.initialObjective = objective(problem, softmaxWeights(u, n));
+    const Eigen::VectorXd u0 = Eigen::VectorXd::Zero(k);
+    result.initialObjective = objective(problem, softmaxWeights(u0, n));
 
-    // LBFGS++ minimises, so it sees −L. Keep the best point seen: a line search that gives
-    // up near the optimum (flat directions of the softmax) must not lose the progress made.
-    Eigen::VectorXd best = u;
-    double bestValue = -result.initialObjective;
+    // The minimiser sees −L.
     auto f = [&](const Eigen::VectorXd& x, Eigen::VectorXd& grad) {
         const Eigen::VectorXd w = softmaxWeights(x, n);
         Eigen::VectorXd g;
         const double value = -objective(problem, w, &g);
         const double gBar = w.dot(g) / n;
         grad = -(w.array() * (g.array() - gBar)).matrix();
-        if (value < bestValue) {
-            bestValue = value;
-            best = x;
-        }
         return value;
     };
-
-    LBFGSpp::LBFGSParam<double> param;
-    param.epsilon = options.gradientTolerance;
-    param.max_iterations = options.maxIterations;
-    param.max_linesearch = 60;
-    // A line search that fails (LBFGS++ throws) usually means rounding-limited progress near
-    // the optimum, or a stale curvature pair; restart from the best point with a fresh memory
-    // while that still improves the objective.
-    for (int attempt = 0; attempt < 5; ++attempt) {
-        const double before = bestValue;
-        LBFGSpp::LBFGSSolver<double> solver(param);
-        u = best;
-        double fx = 0;
-        try {
-            result.iterations += solver.minimize(f, u, fx);
-            break;
-        } catch (const std::exception&) {
-            if (!(bestValue < before - 1e-10 * std::max(1.0, std::abs(before))))
-                break;
-        }
-    }
-    result.weights = softmaxWeights(best, n);
+    optim::MinimiseOptions o;
+    o.gradientTolerance = options.gradientTolerance;
+    o.maxIterations = options.maxIterations;
+    o.maxLineSearch = 60;
+    // Line searches fail near the optimum, where the softmax leaves flat directions and progress
+    // is limited by rounding: a few restarts with a fresh memory while they still improve L.
+    o.restarts = 4;
+    const optim::MinimiseResult m = optim::minimise(f, u0, o);
+    result.iterations = m.iterations;
+    result.weights = softmaxWeights(m.x, n);
     result.objective = objective(problem, result.weights);
     return result;
 }

@@ -1,7 +1,7 @@
 #pragma once
 // Maximisation of the WVO objective L(w) over the scaled simplex w ≥ 0, Σ w = N, through
-// the softmax parameterisation w = N·softmax(u) and L-BFGS (LBFGS++): the constraint holds
-// by construction, so an unconstrained quasi-Newton method suffices. By the chain rule
+// the softmax parameterisation w = N·softmax(u) and L-BFGS (optim::minimise): the constraint
+// holds by construction, so an unconstrained quasi-Newton method suffices. By the chain rule
 //   ∂L/∂u_k = w_k (g_k − Σ_i (w_i/N) g_i),  g = ∂L/∂w.
 
 #include "wvo/objective.h"
@@ -10,7 +10,7 @@ namespace evx::wvo {
 
 struct OptimiserOptions {
     int maxIterations = 300;
-    double gradientTolerance = 1e-7; // LBFGS++ epsilon (relative to max(1, ‖u‖))
+    double gradientTolerance = 1e-7; // stop at ‖∂L/∂u‖ ≤ this, or ≤ 1e-5‖u‖ (LBFGS++'s defaults)
 };
 
 struct WeightResult {

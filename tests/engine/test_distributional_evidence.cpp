@@ -5,6 +5,7 @@
 #include "evidence/readings.h"
 #include "models/heteroscedastic_gaussian_model.h"
 #include "scenarios/registry.h"
+#include "stats/densities.h"
 
 #include <QtTest>
 #include <boost/math/quadrature/gauss_kronrod.hpp>
@@ -19,7 +20,7 @@ namespace {
 double expectedLogLikelihood(double m, double s, double muQ, double sq)
 {
     auto f = [&](double y) {
-        return evidence::logNormalDensity(y, m, s) * std::exp(evidence::logNormalDensity(y, muQ, sq));
+        return stats::normalLogPdf(y, m, s) * std::exp(stats::normalLogPdf(y, muQ, sq));
     };
     return gauss_kronrod<double, 31>::integrate(f, muQ - 12 * sq, muQ + 12 * sq, 4, 1e-11);
 }
@@ -98,7 +99,7 @@ private slots:
         QFETCH(double, zeta);
         const models::HeteroscedasticGaussianModel m(muX, sigmaX, s0, s1);
         auto s = [&](double x) { return s0 + s1 * std::abs(x); };
-        auto prior = [&](double x) { return std::exp(evidence::logNormalDensity(x, muX, sigmaX)); };
+        auto prior = [&](double x) { return std::exp(stats::normalLogPdf(x, muX, sigmaX)); };
         auto implied = [&](double x) {
             return prior(x) * std::exp(expectedLogLikelihood(x, s(x), zeta, sq));
         };

@@ -2,11 +2,11 @@
 
 #include "bnn/bnn_predictive.h"
 #include "scenarios/uncertain_evidence/sample_plots.h"
+#include "stats/densities.h"
 #include "stats/predictive_metrics.h"
 
 #include <algorithm>
 #include <cmath>
-#include <numbers>
 
 namespace evx::scenarios {
 namespace {
@@ -115,7 +115,7 @@ Plot latentHistogram(const NcaiFigureInput& in)
     for (int k = 0; k < kCurvePoints; ++k) {
         const double z = -reach + 2 * reach * k / (kCurvePoints - 1);
         prior.x.push_back(z);
-        prior.y.push_back(std::exp(-0.5 * z * z / (sz * sz)) / (sz * std::sqrt(2 * std::numbers::pi)));
+        prior.y.push_back(stats::normalPdf(z, 0, sz));
     }
     p.series.push_back(std::move(prior));
     return p;

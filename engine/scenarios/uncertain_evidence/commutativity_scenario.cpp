@@ -3,6 +3,7 @@
 #include "evidence/joint_table.h"
 #include "models/linear_gaussian_model.h"
 #include "scenarios/uncertain_evidence/evidence_figure.h"
+#include "stats/densities.h"
 
 #include <algorithm>
 #include <cmath>
@@ -119,7 +120,7 @@ Figure CommutativityScenario::run(const ParameterValues& input, const RunContext
     auto logMix = [&](double y) {
         const double la = qa.logDensity(y), lb = qb.logDensity(y);
         const double terms[2] = {std::log(w) + la, std::log1p(-w) + lb};
-        return logSumExp(terms, 2);
+        return stats::logSumExp(terms);
     };
 
     const evidence::JointTable base(model, xg, yg);

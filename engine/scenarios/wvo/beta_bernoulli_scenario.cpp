@@ -3,6 +3,7 @@
 #include "core/errors.h"
 #include "scenarios/wvo/wvo_common.h"
 #include "scenarios/wvo/wvo_figure.h"
+#include "stats/densities.h"
 #include "wvo/multilevel.h"
 #include "wvo/optimiser.h"
 
@@ -122,8 +123,8 @@ Figure WvoBetaBernoulliScenario::run(const ParameterValues& input, const RunCont
     }
     f.plots.push_back(std::move(weights));
 
-    addWvoSummary(f.summary, n, kVirtual, wvo_common::klBeta(a0, b0, aw, bw),
-                  wvo_common::klBeta(a0, b0, au, bu), opt.weights.sum());
+    addWvoSummary(f.summary, n, kVirtual, stats::klBeta(a0, b0, aw, bw),
+                  stats::klBeta(a0, b0, au, bu), opt.weights.sum());
     f.summary.set("original.successes", k);
     f.summary.set("weighted.successes", sw1);
     f.summary.set("unweighted.successes", s1);

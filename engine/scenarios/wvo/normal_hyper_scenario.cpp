@@ -3,6 +3,7 @@
 #include "core/errors.h"
 #include "scenarios/wvo/wvo_common.h"
 #include "scenarios/wvo/wvo_figure.h"
+#include "stats/densities.h"
 #include "wvo/grid_fit.h"
 #include "wvo/grid_reconstruction.h"
 #include "wvo/multilevel.h"
@@ -20,11 +21,6 @@ using namespace wvo_figure;
 namespace {
 
 constexpr int kGrid = 90;
-
-double logNormal(double y, double mu, double var)
-{
-    return -0.5 * (y - mu) * (y - mu) / var - 0.5 * std::log(2 * std::numbers::pi * var);
-}
 
 } // namespace
 
@@ -122,7 +118,8 @@ Figure WvoNormalHyperScenario::run(const ParameterValues& input, const RunContex
     auto logLik = [=](double mm, double sigma) {
         const double s2 = sigma * sigma;
         return -0.5 * n * std::log(2 * std::numbers::pi * s2) - ssq / (2 * s2) +
-               0.5 * std::log(2 * std::numbers::pi * s2 / n) + logNormal(ybar, mm, s2 / n + tau * tau);
+               0.5 * std::log(2 * std::numbers::pi * s2 / n) +
+               stats::normalLogPdfVar(ybar, mm, s2 / n + tau * tau);
     };
     auto logPosterior = [&](double mm, double sigma) { return logPrior(mm, sigma) + logLik(mm, sigma); };
     // The grid holds all but 1e-6 of the original posterior (with few observations σ's tail
@@ -159,7 +156,7 @@ Figure WvoNormalHyperScenario::run(const ParameterValues& input, const RunContex
                         const double s2 = b * b;
                         return -0.5 * n * std::log(2 * std::numbers::pi * s2) - gss / (2 * s2) +
                                0.5 * std::log(2 * std::numbers::pi * s2 / n) +
-                               logNormal(gm, a, s2 / n + tau * tau);
+                               stats::normalLogPdfVar(gm, a, s2 / n + tau * tau);
                     },
                     nullptr};
         return {[=](double a, double b) {
@@ -179,11 +176,12 @@ Figure WvoNormalHyperScenario::run(const ParameterValues& input, const RunContex
         std::normal_distribution<double> nd;
         const double yv = mm + tau * nd(r) + sigma * nd(r);
         if (s == 0)
-            return {[yv, tau](double a, double b) { return logNormal(yv, a, b * b + tau * tau); }, nullptr};
+            return {[yv, tau](double a, double b) { return stats::normalLogPdfVar(yv, a, b * b + tau * tau); },
+                    nullptr};
         return {[yv, tau, z](double a, double b) {
                     std::vector<double> l(z->size());
                     for (std::size_t i = 0; i < z->size(); ++i)
-                        l[i] = logNormal(yv, a + tau * (*z)[i], b * b);
+                        l[i] = stats::normalLogPdfVar(yv, a + tau * (*z)[i], b * b);
                     return wvo::logMeanExp(l);
                 },
                 nullptr};

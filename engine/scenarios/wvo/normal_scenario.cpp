@@ -3,6 +3,7 @@
 #include "core/errors.h"
 #include "scenarios/wvo/wvo_common.h"
 #include "scenarios/wvo/wvo_figure.h"
+#include "stats/densities.h"
 #include "wvo/grid_fit.h"
 #include "wvo/grid_posterior.h"
 #include "wvo/multilevel.h"
@@ -42,12 +43,6 @@ struct WeightedSample {
                (ss + w * (mu - mean) * (mu - mean)) / (2 * sigma * sigma);
     }
 };
-
-double logNormal(double y, double mu, double sigma)
-{
-    const double z = (y - mu) / sigma;
-    return -0.5 * z * z - std::log(sigma * std::sqrt(2 * std::numbers::pi));
-}
 
 } // namespace
 
@@ -114,7 +109,8 @@ Figure WvoNormalScenario::run(const ParameterValues& input, const RunContext& co
     }
 
     const wvo::WvoProblem problem = wvo::buildProblem(
-        draws, kVirtual, [&](const Eigen::VectorXd& t, int i) { return logNormal(ySim[i], t(0), t(1)); },
+        draws, kVirtual,
+        [&](const Eigen::VectorXd& t, int i) { return stats::normalLogPdf(ySim[i], t(0), t(1)); },
         [&](const Eigen::VectorXd& t) { return original.logLik(t(0), t(1)); }, n);
     context.checkCancelled();
     const wvo::WeightResult opt = wvo::optimiseWeights(problem);

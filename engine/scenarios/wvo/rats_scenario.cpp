@@ -4,6 +4,7 @@
 #include "models/rat_tumors.h"
 #include "scenarios/wvo/wvo_common.h"
 #include "scenarios/wvo/wvo_figure.h"
+#include "stats/densities.h"
 #include "wvo/grid_reconstruction.h"
 
 #include <cmath>
@@ -38,7 +39,7 @@ public:
                 for (int iu = 0; iu < kUCells; ++iu) {
                     const double u = kUAxis.centre(iu), v = kVAxis.centre(iv);
                     (*t)[iv * kUCells + iu] =
-                        models::betaBinomialLogPmf(y, n, models::ratsAlpha(u, v), models::ratsBeta(u, v));
+                        stats::betaBinomialLogPmf(y, n, models::ratsAlpha(u, v), models::ratsBeta(u, v));
                 }
             slot = std::move(t);
         }
@@ -157,7 +158,7 @@ Figure WvoRatsScenario::run(const ParameterValues& input, const RunContext& cont
         const int n = models::kRatTumors[std::uniform_int_distribution<int>(0, labs - 1)(r)].n;
         const int y = std::binomial_distribution<int>(n, theta)(r);
         return {[y, n](double a, double b) {
-                    return models::betaBinomialLogPmf(y, n, models::ratsAlpha(a, b), models::ratsBeta(a, b));
+                    return stats::betaBinomialLogPmf(y, n, models::ratsAlpha(a, b), models::ratsBeta(a, b));
                 },
                 cache.get(y, n)};
     };

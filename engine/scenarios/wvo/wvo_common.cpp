@@ -1,10 +1,5 @@
 #include "scenarios/wvo/wvo_common.h"
 
-#include <boost/math/special_functions/digamma.hpp>
-
-#include <algorithm>
-#include <cmath>
-
 namespace evx::scenarios::wvo_common {
 
 std::vector<ParameterSpec> withVirtualObservationParameters(std::vector<ParameterSpec> own, int defaultCount,
@@ -24,15 +19,6 @@ double betaDraw(double a, double b, std::mt19937_64& rng)
     std::gamma_distribution<double> ga(a, 1.0), gb(b, 1.0);
     const double x = ga(rng), y = gb(rng);
     return x / (x + y);
-}
-
-double klBeta(double a1, double b1, double a2, double b2)
-{
-    using boost::math::digamma;
-    auto lbeta = [](double a, double b) { return std::lgamma(a) + std::lgamma(b) - std::lgamma(a + b); };
-    const double kl = lbeta(a2, b2) - lbeta(a1, b1) + (a1 - a2) * digamma(a1) + (b1 - b2) * digamma(b1) +
-                      (a2 - a1 + b2 - b1) * digamma(a1 + b1);
-    return std::max(kl, 0.0); // rounding can leave −1e-15
 }
 
 } // namespace evx::scenarios::wvo_common

@@ -18,7 +18,4 @@ std::vector<ParameterSpec> withVirtualObservationParameters(std::vector<Paramete
 // Beta(a, b) through two Gamma variates.
 double betaDraw(double a, double b, std::mt19937_64& rng);
 
-// KL(Beta(a1, b1) ‖ Beta(a2, b2)) in closed form (digamma, log-beta from Boost.Math).
-double klBeta(double a1, double b1, double a2, double b2);
-
 } // namespace evx::scenarios::wvo_common
