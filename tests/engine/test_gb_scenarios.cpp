@@ -233,11 +233,12 @@ private slots:
 
     void simulationDesignAndFeatureBasisReachTheClassifier()
     {
-        // Defaults: stratified simulations everywhere; the principal feature basis only for
-        // the regression (where the paper's basis loses the scale signal).
+        // Defaults: the auto design (stratified for VB, independent for CV and EB); the
+        // principal feature basis only for the regression (where the paper's basis loses the
+        // scale signal).
         for (const char* id : {"gb-poisson", "gb-gaussian", "gb-regression"}) {
             const ParameterValues d = ScenarioRegistry::instance().find(id)->schema().defaults();
-            QCOMPARE(d.at("simulation"), 0.0);
+            QCOMPARE(d.at("simulation"), 2.0);
             QCOMPARE(d.at("feature_basis"), std::string(id) == "gb-regression" ? 1.0 : 0.0);
         }
         // A short VB loop on NB data: the sd of the evaluations' distances to D with the true
@@ -267,6 +268,19 @@ private slots:
         QVERIFY2(2.5 * stratifiedScatter < independentScatter,
                  qPrintable(QString("sd of evaluations − D: stratified %1, independent %2").arg(stratifiedScatter).arg(independentScatter)));
         QVERIFY(runScenario("gb-poisson", principal).summary.value("jsd") != standard.summary.value("jsd"));
+        // Auto is stratified for VB and independent for EB: the same run as the explicit choice,
+        // and not the other one.
+        ParameterValues stratified = base;
+        stratified["simulation"] = 0;
+        QCOMPARE(runScenario("gb-poisson", stratified).summary.value("jsd"), standard.summary.value("jsd"));
+        ParameterValues eb = base;
+        eb["method"] = 1;
+        ParameterValues ebIndependent = eb, ebStratified = eb;
+        ebIndependent["simulation"] = 1;
+        ebStratified["simulation"] = 0;
+        const double ebAuto = runScenario("gb-poisson", eb).summary.value("jsd");
+        QCOMPARE(ebAuto, runScenario("gb-poisson", ebIndependent).summary.value("jsd"));
+        QVERIFY(ebAuto != runScenario("gb-poisson", ebStratified).summary.value("jsd"));
     }
 
     void badInputIsRefused()
