@@ -31,7 +31,7 @@ QJsonObject stats(const std::vector<double>& v)
             {"max", round3(*std::max_element(v.begin(), v.end()))}};
 }
 
-}  // namespace
+} // namespace
 
 int runBenchSweep(const CommandLine& cl)
 {
@@ -64,25 +64,25 @@ int runBenchSweep(const CommandLine& cl)
             lastFigureMs = now;
         };
         const quint64 revision = runner.submit(cl.scenario, input);
-        auto partial = QObject::connect(&runner, &Runner::progressed, &loop,
-                                        [&](quint64 rev, const Figure&, double) {
-                                            if (rev != revision)
-                                                return;
-                                            if (firstMs < 0)
-                                                firstMs = clock.nsecsElapsed() / 1e6;
-                                            figureArrived();
-                                        });
-        auto done = QObject::connect(&runner, &Runner::finished, &loop,
-                                     [&](quint64 rev, const Figure& f, double ms) {
-                                         if (rev != revision)
-                                             return;
-                                         if (firstMs < 0)
-                                             firstMs = clock.nsecsElapsed() / 1e6;
-                                         figureArrived();
-                                         figure = f;
-                                         computeMs = ms;
-                                         loop.quit();
-                                     });
+        auto partial =
+            QObject::connect(&runner, &Runner::progressed, &loop, [&](quint64 rev, const Figure&, double) {
+                if (rev != revision)
+                    return;
+                if (firstMs < 0)
+                    firstMs = clock.nsecsElapsed() / 1e6;
+                figureArrived();
+            });
+        auto done =
+            QObject::connect(&runner, &Runner::finished, &loop, [&](quint64 rev, const Figure& f, double ms) {
+                if (rev != revision)
+                    return;
+                if (firstMs < 0)
+                    firstMs = clock.nsecsElapsed() / 1e6;
+                figureArrived();
+                figure = f;
+                computeMs = ms;
+                loop.quit();
+            });
         auto fail = QObject::connect(&runner, &Runner::failed, &loop, [&](quint64 rev, const QString& why) {
             if (rev == revision) {
                 error = why;
@@ -127,4 +127,4 @@ int runBenchSweep(const CommandLine& cl)
     return 0;
 }
 
-}  // namespace evx
+} // namespace evx

@@ -9,4 +9,4 @@ struct CommandLine;
 // Returns the exit code; needs a QApplication.
 int runBenchSweep(const CommandLine& commandLine);
 
-}  // namespace evx
+} // namespace evx

@@ -41,7 +41,8 @@ QSize parseSize(const QString& text)
     const int h = m.hasMatch() ? m.captured(2).toInt() : 0;
     if (w < 200 || h < 150 || w > 10000 || h > 10000)
         throw InvalidParameter(QString("--size %1 is not WIDTHxHEIGHT between 200x150 and 10000x10000")
-                                   .arg(quoted(text)).toStdString());
+                                   .arg(quoted(text))
+                                   .toStdString());
     return {w, h};
 }
 
@@ -64,7 +65,7 @@ QStringList splitOptionValues(const QStringList& args)
 double parseNumber(const QString& option, const QString& text)
 {
     bool ok = false;
-    const double value = text.toDouble(&ok);  // C locale: 8.5, never 8,5
+    const double value = text.toDouble(&ok); // C locale: 8.5, never 8,5
     if (!ok)
         throw InvalidParameter(QString("%1 %2 is not a number").arg(option, quoted(text)).toStdString());
     return value;
@@ -74,16 +75,22 @@ void checkExportPath(const QString& path)
 {
     if (!exportFormatFor(path))
         throw InvalidParameter(QString("--export %1: unknown format; use one of %2")
-                                   .arg(quoted(path, kPathCharacters), exportFormatList()).toStdString());
+                                   .arg(quoted(path, kPathCharacters), exportFormatList())
+                                   .toStdString());
     const QFileInfo info(path);
     if (info.isDir())
-        throw InvalidParameter(QString("--export %1 is a directory").arg(quoted(path, kPathCharacters)).toStdString());
+        throw InvalidParameter(
+            QString("--export %1 is a directory").arg(quoted(path, kPathCharacters)).toStdString());
     if (isReadOnlyFile(path))
-        throw InvalidParameter(QString("--export %1 is read-only; it is left as it is").arg(quoted(path, kPathCharacters)).toStdString());
+        throw InvalidParameter(QString("--export %1 is read-only; it is left as it is")
+                                   .arg(quoted(path, kPathCharacters))
+                                   .toStdString());
     const QFileInfo dir(info.absolutePath());
     if (!dir.isDir() || !dir.isWritable())
-        throw InvalidParameter(QString("--export %1: the folder %2 does not exist or is not writable")
-                                   .arg(quoted(path, kPathCharacters), quoted(info.absolutePath(), kPathCharacters)).toStdString());
+        throw InvalidParameter(
+            QString("--export %1: the folder %2 does not exist or is not writable")
+                .arg(quoted(path, kPathCharacters), quoted(info.absolutePath(), kPathCharacters))
+                .toStdString());
 }
 
 void parseSweep(CommandLine& cl, const QString& spec)
@@ -91,24 +98,27 @@ void parseSweep(CommandLine& cl, const QString& spec)
     static const QRegularExpression pattern("^([a-z0-9_]+)=([^:]+):([^:]+):([^:]+)$");
     const auto m = pattern.match(spec);
     if (!m.hasMatch())
-        throw InvalidParameter(QString("--bench-sweep %1 is not name=from:to:steps").arg(quoted(spec)).toStdString());
+        throw InvalidParameter(
+            QString("--bench-sweep %1 is not name=from:to:steps").arg(quoted(spec)).toStdString());
     const ParameterSchema& schema = cl.scenario->schema();
     cl.sweepParameter = m.captured(1).toStdString();
     const ParameterSpec* spec_ = schema.find(cl.sweepParameter);
     if (!spec_)
         throw InvalidParameter("--bench-sweep: unknown parameter '" + cl.sweepParameter + "'");
     if (spec_->kind == ParameterKind::Boolean)
-        throw InvalidParameter("--bench-sweep: '" + cl.sweepParameter + "' is a switch; sweep a number or a choice");
+        throw InvalidParameter("--bench-sweep: '" + cl.sweepParameter +
+                               "' is a switch; sweep a number or a choice");
     cl.sweepFrom = schema.parse(cl.sweepParameter, m.captured(2).toStdString());
     cl.sweepTo = schema.parse(cl.sweepParameter, m.captured(3).toStdString());
     bool ok = false;
     cl.sweepSteps = m.captured(4).toInt(&ok);
     if (!ok || cl.sweepSteps < 2 || cl.sweepSteps > 100000)
         throw InvalidParameter(QString("--bench-sweep: steps %1 is not a whole number from 2 to 100000")
-                                   .arg(quoted(m.captured(4))).toStdString());
+                                   .arg(quoted(m.captured(4)))
+                                   .toStdString());
 }
 
-}  // namespace
+} // namespace
 
 // One line per table with the options it takes beyond the common ones.
 QString tableListText()
@@ -142,9 +152,13 @@ QString usageText()
            "  evidence-explorer --table ID [--seeds N] [--jobs N] [--shard K/N] [--set name=value ...]\n"
            "                    --export t.json|t.csv|t.md     (each table's own options below)\n"
            "  evidence-explorer --merge a.json b.json ... --export t.md\n"
-           "Export formats: " + exportFormatList() + "\n"
+           "Export formats: " +
+           exportFormatList() +
+           "\n"
            "Print size of PNG, PDF and SVG exports (instead of --size in pixels):\n"
-           "  --figure-size NAME    " + figureSizePresetList() + "\n"
+           "  --figure-size NAME    " +
+           figureSizePresetList() +
+           "\n"
            "  --width-mm W          [--height-mm H] (default: the figure's own aspect, e.g. 0.75 W)\n"
            "  --dpi D               PNG pixels per inch (default 300; at most 2400)\n"
            "  --font-pt F           tick and legend text in points (default 8; also with --size)\n" +
@@ -190,7 +204,8 @@ QString parameterListText(const Scenario& scenario)
     if (!presets.empty()) {
         out += "\nPresets (--preset NAME):\n";
         for (const Preset& preset : presets)
-            out += QString("  %1  %2\n").arg(QString::fromStdString(preset.name), QString::fromStdString(preset.description));
+            out += QString("  %1  %2\n")
+                       .arg(QString::fromStdString(preset.name), QString::fromStdString(preset.description));
     }
     return out;
 }
@@ -243,13 +258,15 @@ std::variant<CommandLine, QString> parseCommandLine(const QStringList& givenArgs
             else if (!arg.startsWith('-') && cl.sessionPath.isEmpty())
                 cl.sessionPath = arg;
             else
-                throw InvalidParameter(QString("unknown argument %1 (try --help)").arg(quoted(arg)).toStdString());
+                throw InvalidParameter(
+                    QString("unknown argument %1 (try --help)").arg(quoted(arg)).toStdString());
         }
         if (!parametersOf.isEmpty() || (help && !scenarioId.isEmpty())) {
             const QString id = parametersOf.isEmpty() ? scenarioId : parametersOf;
             cl.scenario = ScenarioRegistry::instance().find(id.toStdString());
             if (!cl.scenario)
-                throw InvalidParameter(QString("unknown scenario %1 (see --list-scenarios)").arg(quoted(id)).toStdString());
+                throw InvalidParameter(
+                    QString("unknown scenario %1 (see --list-scenarios)").arg(quoted(id)).toStdString());
             cl.mode = CommandLine::Mode::ListParameters;
             return cl;
         }
@@ -260,7 +277,8 @@ std::variant<CommandLine, QString> parseCommandLine(const QStringList& givenArgs
         if (!cl.sessionPath.isEmpty()) {
             // A session names its scenario, parameters, points and data file; --set may
             // still change parameters, --export writes what it computes.
-            if (!scenarioId.isEmpty() || !cl.presetName.isEmpty() || !pointTexts.isEmpty() || !dataPath.isEmpty())
+            if (!scenarioId.isEmpty() || !cl.presetName.isEmpty() || !pointTexts.isEmpty() ||
+                !dataPath.isEmpty())
                 throw InvalidParameter("a session file names its own scenario, preset, points and data; "
                                        "--scenario, --preset, --point and --data cannot be added to it");
             auto loaded = loadSession(cl.sessionPath);
@@ -281,13 +299,15 @@ std::variant<CommandLine, QString> parseCommandLine(const QStringList& givenArgs
         if (!cl.exports.isEmpty() && !sweepSpec.isEmpty())
             throw InvalidParameter("--export and --bench-sweep cannot be combined");
         if (scenarioId.isEmpty()) {
-            if (!cl.exports.isEmpty() || !sweepSpec.isEmpty() || !cl.presetName.isEmpty() || !sets.isEmpty() ||
-                !pointTexts.isEmpty() || !dataPath.isEmpty())
+            if (!cl.exports.isEmpty() || !sweepSpec.isEmpty() || !cl.presetName.isEmpty() ||
+                !sets.isEmpty() || !pointTexts.isEmpty() || !dataPath.isEmpty())
                 throw InvalidParameter("--scenario ID is required (see --list-scenarios)");
         } else {
             cl.scenario = ScenarioRegistry::instance().find(scenarioId.toStdString());
             if (!cl.scenario)
-                throw InvalidParameter(QString("unknown scenario %1 (see --list-scenarios)").arg(quoted(scenarioId)).toStdString());
+                throw InvalidParameter(QString("unknown scenario %1 (see --list-scenarios)")
+                                           .arg(quoted(scenarioId))
+                                           .toStdString());
             const ParameterSchema& schema = cl.scenario->schema();
             ParameterValues& values = cl.input.values;
             if (cl.sessionPath.isEmpty())
@@ -296,18 +316,21 @@ std::variant<CommandLine, QString> parseCommandLine(const QStringList& givenArgs
             for (const QString& set : sets) {
                 const int eq = set.indexOf('=');
                 if (eq <= 0)
-                    throw InvalidParameter(QString("--set %1 is not name=value").arg(quoted(set)).toStdString());
+                    throw InvalidParameter(
+                        QString("--set %1 is not name=value").arg(quoted(set)).toStdString());
                 const std::string name = set.left(eq).toStdString();
                 values[name] = schema.parse(name, set.mid(eq + 1).toStdString());
             }
             const ScenarioInputs accepts = cl.scenario->inputs();
             if (!pointTexts.isEmpty() && !accepts.userPoints)
-                throw InvalidParameter(QString("scenario '%1' takes no --point").arg(scenarioId).toStdString());
+                throw InvalidParameter(
+                    QString("scenario '%1' takes no --point").arg(scenarioId).toStdString());
             for (const QString& text : pointTexts)
                 cl.input.points.push_back(parsePoint(text.toStdString()));
             if (!dataPath.isEmpty()) {
                 if (!accepts.dataFile)
-                    throw InvalidParameter(QString("scenario '%1' takes no --data").arg(scenarioId).toStdString());
+                    throw InvalidParameter(
+                        QString("scenario '%1' takes no --data").arg(scenarioId).toStdString());
                 cl.input.dataPath = QFileInfo(dataPath).absoluteFilePath().toStdString();
             }
             validateRunInput(*cl.scenario, cl.input);
@@ -316,18 +339,24 @@ std::variant<CommandLine, QString> parseCommandLine(const QStringList& givenArgs
             checkExportPath(path);
         const bool printOptions = print.physical() || print.fontPt;
         if (printOptions && cl.exports.isEmpty())
-            throw InvalidParameter("--width-mm, --height-mm, --dpi, --font-pt and --figure-size apply only to --export");
+            throw InvalidParameter(
+                "--width-mm, --height-mm, --dpi, --font-pt and --figure-size apply only to --export");
         if (print.physical() && sizeGiven)
-            throw InvalidParameter("--size gives pixels, --width-mm and --figure-size millimetres: use one of them");
+            throw InvalidParameter(
+                "--size gives pixels, --width-mm and --figure-size millimetres: use one of them");
         if (!cl.exports.isEmpty()) {
             cl.mode = CommandLine::Mode::Export;
-            if (print.fontPt && !print.physical() && !(std::isfinite(*print.fontPt) && *print.fontPt >= 4 && *print.fontPt <= 72))
-                throw InvalidParameter(QString("--font-pt %1 is not a text size from 4 to 72 pt").arg(*print.fontPt).toStdString());
+            if (print.fontPt && !print.physical() &&
+                !(std::isfinite(*print.fontPt) && *print.fontPt >= 4 && *print.fontPt <= 72))
+                throw InvalidParameter(QString("--font-pt %1 is not a text size from 4 to 72 pt")
+                                           .arg(*print.fontPt)
+                                           .toStdString());
             cl.figure = cl.scenario->runChecked(cl.input, {});
             if (print.physical()) {
-                const bool raster = std::any_of(cl.exports.begin(), cl.exports.end(), [](const QString& path) {
-                    return exportFormatFor(path) == ExportFormat::Png;
-                });
+                const bool raster =
+                    std::any_of(cl.exports.begin(), cl.exports.end(), [](const QString& path) {
+                        return exportFormatFor(path) == ExportFormat::Png;
+                    });
                 auto resolved = resolvePrintSize(print, cl.figure, raster);
                 if (const auto* why = std::get_if<QString>(&resolved))
                     throw InvalidParameter(why->toStdString());
@@ -335,8 +364,7 @@ std::variant<CommandLine, QString> parseCommandLine(const QStringList& givenArgs
             } else {
                 cl.print = PrintSize::fromPixels(cl.size, print.fontPt.value_or(PlotView::kScreenFontPt));
             }
-        }
-        else if (!sweepSpec.isEmpty()) {
+        } else if (!sweepSpec.isEmpty()) {
             parseSweep(cl, sweepSpec);
             cl.mode = CommandLine::Mode::BenchSweep;
         } else if (sizeGiven)
@@ -366,8 +394,8 @@ int runCommandLine(const CommandLine& cl)
         }
         for (const auto& s : ScenarioRegistry::instance().all()) {
             const ScenarioInfo info = s->info();
-            std::printf("%-*s  %-*s  %s\n", int(idWidth), info.id.c_str(), int(topicWidth), info.topic.c_str(),
-                        info.title.c_str());
+            std::printf("%-*s  %-*s  %s\n", int(idWidth), info.id.c_str(), int(topicWidth),
+                        info.topic.c_str(), info.title.c_str());
         }
         return 0;
     }
@@ -395,7 +423,8 @@ int runCommandLine(const CommandLine& cl)
     view.setFigure(figure);
     const QString id = QString::fromStdString(cl.scenario->info().id);
     for (const QString& path : cl.exports) {
-        const QString error = exportFigure(path, {id, cl.scenario->schema(), cl.input.values, figure}, view, cl.print);
+        const QString error =
+            exportFigure(path, {id, cl.scenario->schema(), cl.input.values, figure}, view, cl.print);
         if (!error.isEmpty()) {
             std::fprintf(stderr, "evidence-explorer: error: %s\n", error.toUtf8().constData());
             return 1;
@@ -406,4 +435,4 @@ int runCommandLine(const CommandLine& cl)
     return 0;
 }
 
-}  // namespace evx
+} // namespace evx

@@ -22,17 +22,17 @@ inline constexpr QSize kDefaultPlotSize{1200, 800};
 struct CommandLine {
     enum class Mode { Window, List, Export, BenchSweep, Help, ListParameters };
     Mode mode = Mode::Window;
-    std::shared_ptr<const Scenario> scenario;  // null: the window opens its default
+    std::shared_ptr<const Scenario> scenario; // null: the window opens its default
     QString presetName;
-    QString sessionPath;  // a session file given on the command line (FILE.evx.json)
-    RunInput input;  // the scenario's defaults overlaid with the preset and every --set; --point; --data
-    std::vector<PinnedFigure> pins;  // a session's pins and hidden series: its exports show
-    QStringList hiddenSeries;        // them as the window's do
+    QString sessionPath; // a session file given on the command line (FILE.evx.json)
+    RunInput input;      // the scenario's defaults overlaid with the preset and every --set; --point; --data
+    std::vector<PinnedFigure> pins; // a session's pins and hidden series: its exports show
+    QStringList hiddenSeries;       // them as the window's do
     QStringList exports;
-    Figure figure;  // --export: computed while parsing, so the scenario's own input checks
-                    // (e.g. parameters that are fine alone but not together) count as bad input
-    QSize size = kDefaultPlotSize;  // --size: pixels of --bench-sweep and of exports
-    PrintSize print;                // images of --export: from --size, or --width-mm, --figure-size, …
+    Figure figure; // --export: computed while parsing, so the scenario's own input checks
+                   // (e.g. parameters that are fine alone but not together) count as bad input
+    QSize size = kDefaultPlotSize; // --size: pixels of --bench-sweep and of exports
+    PrintSize print;               // images of --export: from --size, or --width-mm, --figure-size, …
     std::string sweepParameter;
     double sweepFrom = 0, sweepTo = 0;
     int sweepSteps = 0;
@@ -54,4 +54,4 @@ bool runsWithoutDisplay(const CommandLine& commandLine);
 // Needs a QApplication.
 int runCommandLine(const CommandLine& commandLine);
 
-}  // namespace evx
+} // namespace evx

@@ -35,20 +35,18 @@ QDoubleSpinBox* spinBox(double lo, double hi, int decimals, const QString& suffi
     return box;
 }
 
-}  // namespace
+} // namespace
 
-ExportDialog::ExportDialog(const QString& scenarioId, const Figure& figure, QSize windowPixels, double windowFontPt,
-                           QWidget* parent)
-    : QDialog(parent)
-    , m_figure(figure)
-    , m_windowPixels(windowPixels)
-    , m_windowFontPt(windowFontPt)
+ExportDialog::ExportDialog(const QString& scenarioId, const Figure& figure, QSize windowPixels,
+                           double windowFontPt, QWidget* parent)
+    : QDialog(parent), m_figure(figure), m_windowPixels(windowPixels), m_windowFontPt(windowFontPt)
 {
     setWindowTitle(tr("Export Figure or Data"));
     QSettings settings;
 
-    m_path = new QLineEdit(QDir(settings.value("export/folder", QDir::homePath()).toString())
-                               .filePath(scenarioId + "." + settings.value("export/suffix", "pdf").toString()));
+    m_path =
+        new QLineEdit(QDir(settings.value("export/folder", QDir::homePath()).toString())
+                          .filePath(scenarioId + "." + settings.value("export/suffix", "pdf").toString()));
     auto* browse = new QPushButton(tr("Browse…"));
     connect(browse, &QPushButton::clicked, this, &ExportDialog::browse);
     auto* pathRow = new QHBoxLayout;
@@ -56,9 +54,11 @@ ExportDialog::ExportDialog(const QString& scenarioId, const Figure& figure, QSiz
     pathRow->addWidget(browse);
 
     m_choice = new QComboBox;
-    m_choice->addItem(tr("As on screen (%1 x %2 px)").arg(windowPixels.width()).arg(windowPixels.height()), kScreen);
+    m_choice->addItem(tr("As on screen (%1 x %2 px)").arg(windowPixels.width()).arg(windowPixels.height()),
+                      kScreen);
     for (const FigureSizePreset& p : figureSizePresets())
-        m_choice->addItem(p.description.isEmpty() ? p.name : QString("%1: %2").arg(p.name, p.description), p.name);
+        m_choice->addItem(p.description.isEmpty() ? p.name : QString("%1: %2").arg(p.name, p.description),
+                          p.name);
     m_choice->addItem(tr("Custom size"), kCustom);
     m_width = spinBox(10, 1000, 1, tr(" mm"));
     m_height = spinBox(0, 1000, 1, tr(" mm"));
@@ -120,8 +120,8 @@ void ExportDialog::choiceChanged()
     m_width->setEnabled(choice == kCustom);
     for (QDoubleSpinBox* box : {m_height, m_font, m_dpi})
         box->setEnabled(!screen);
-    const QSignalBlocker blockers[] = {QSignalBlocker(m_width), QSignalBlocker(m_height), QSignalBlocker(m_font),
-                                       QSignalBlocker(m_dpi)};
+    const QSignalBlocker blockers[] = {QSignalBlocker(m_width), QSignalBlocker(m_height),
+                                       QSignalBlocker(m_font), QSignalBlocker(m_dpi)};
     if (screen) {
         const PrintSize size = PrintSize::fromPixels(m_windowPixels, m_windowFontPt);
         m_width->setValue(size.widthMm);
@@ -180,12 +180,19 @@ void ExportDialog::update()
         QString text;
         if (format == ExportFormat::Png)
             text = tr("%1 x %2 px at %3 dpi (%4 x %5 mm), %6 pt text")
-                       .arg(px.width()).arg(px.height()).arg(m_size.dpi)
-                       .arg(m_size.widthMm, 0, 'f', 1).arg(m_size.heightMm, 0, 'f', 1).arg(m_size.fontPt);
+                       .arg(px.width())
+                       .arg(px.height())
+                       .arg(m_size.dpi)
+                       .arg(m_size.widthMm, 0, 'f', 1)
+                       .arg(m_size.heightMm, 0, 'f', 1)
+                       .arg(m_size.fontPt);
         else if (format == ExportFormat::Pdf || format == ExportFormat::Svg)
             text = tr("%1 x %2 mm (%3 x %4 pt), %5 pt text, vector")
-                       .arg(m_size.widthMm, 0, 'f', 1).arg(m_size.heightMm, 0, 'f', 1)
-                       .arg(m_size.widthPt(), 0, 'f', 1).arg(m_size.heightPt(), 0, 'f', 1).arg(m_size.fontPt);
+                       .arg(m_size.widthMm, 0, 'f', 1)
+                       .arg(m_size.heightMm, 0, 'f', 1)
+                       .arg(m_size.widthPt(), 0, 'f', 1)
+                       .arg(m_size.heightPt(), 0, 'f', 1)
+                       .arg(m_size.fontPt);
         else
             text = tr("Numbers, not a picture: the size does not apply");
         m_summary->setText(text);
@@ -200,8 +207,8 @@ void ExportDialog::update()
 void ExportDialog::browse()
 {
     QString selectedFilter;
-    QString chosen = QFileDialog::getSaveFileName(this, tr("Export Figure or Data"), path(), exportFileFilter(),
-                                                  &selectedFilter);
+    QString chosen = QFileDialog::getSaveFileName(this, tr("Export Figure or Data"), path(),
+                                                  exportFileFilter(), &selectedFilter);
     if (chosen.isEmpty())
         return;
     if (!exportFormatFor(chosen)) {
@@ -229,4 +236,4 @@ void ExportDialog::accept()
     QDialog::accept();
 }
 
-}  // namespace evx
+} // namespace evx

@@ -31,7 +31,7 @@ public:
     // The size chosen; meaningful while isValid().
     PrintSize printSize() const { return m_size; }
     bool isValid() const { return m_valid; }
-    QString problem() const { return m_problem; }  // why it is not valid, "" if it is
+    QString problem() const { return m_problem; } // why it is not valid, "" if it is
 
     QComboBox* sizeChoice() const { return m_choice; }
     QDoubleSpinBox* widthEdit() const { return m_width; }
@@ -39,7 +39,7 @@ public:
     QDoubleSpinBox* fontEdit() const { return m_font; }
     QDoubleSpinBox* dpiEdit() const { return m_dpi; }
 
-    void accept() override;  // remembers the choices
+    void accept() override; // remembers the choices
 
 private:
     void choiceChanged();
@@ -62,4 +62,4 @@ private:
     QString m_problem;
 };
 
-}  // namespace evx
+} // namespace evx

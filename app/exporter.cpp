@@ -66,7 +66,8 @@ QString writeFileAtomically(const QString& path, const QByteArray& data)
         return QString("cannot write %1: %2; the previous file, if any, is unchanged").arg(path, why);
     }
     if (!file.commit())
-        return QString("cannot write %1: %2; the previous file, if any, is unchanged").arg(path, file.errorString());
+        return QString("cannot write %1: %2; the previous file, if any, is unchanged")
+            .arg(path, file.errorString());
     return {};
 }
 
@@ -76,24 +77,30 @@ QString exportFigure(const QString& path, const ExportSource& source, PlotView& 
     if (!format)
         return QString("cannot tell the format of %1: use one of %2").arg(path, exportFormatList());
     if (*format == ExportFormat::Json)
-        return writeFileAtomically(path, figureToJson(source.scenarioId, source.schema, source.values, source.figure));
+        return writeFileAtomically(
+            path, figureToJson(source.scenarioId, source.schema, source.values, source.figure));
     if (*format == ExportFormat::Csv)
         return writeFileAtomically(path, figureToCsv(source.figure));
     if (*format == ExportFormat::Markdown)
-        return writeFileAtomically(path, figureToMarkdown(source.scenarioId, source.schema, source.values, source.figure));
+        return writeFileAtomically(
+            path, figureToMarkdown(source.scenarioId, source.schema, source.values, source.figure));
 
     const auto image = *format == ExportFormat::Png   ? PlotView::ImageFormat::Png
                        : *format == ExportFormat::Pdf ? PlotView::ImageFormat::Pdf
                                                       : PlotView::ImageFormat::Svg;
     const QByteArray bytes = view.encode(image, size);
     if (bytes.isEmpty())
-        return QString("could not render %1 at %2 x %3 mm").arg(path).arg(size.widthMm, 0, 'g', 5).arg(size.heightMm, 0, 'g', 5);
+        return QString("could not render %1 at %2 x %3 mm")
+            .arg(path)
+            .arg(size.widthMm, 0, 'g', 5)
+            .arg(size.heightMm, 0, 'g', 5);
     return writeFileAtomically(path, bytes);
 }
 
 QString exportFigure(const QString& path, const ExportSource& source, PlotView& view, QSize size)
 {
-    return exportFigure(path, source, view, PrintSize::fromPixels(size, PlotView::kScreenFontPt * view.fontScale()));
+    return exportFigure(path, source, view,
+                        PrintSize::fromPixels(size, PlotView::kScreenFontPt * view.fontScale()));
 }
 
 const std::vector<FigureSizePreset>& figureSizePresets()
@@ -116,7 +123,8 @@ QString figureSizePresetList()
     return names.join(", ");
 }
 
-std::variant<PrintSize, QString> resolvePrintSize(const PrintRequest& request, const Figure& figure, bool raster)
+std::variant<PrintSize, QString> resolvePrintSize(const PrintRequest& request, const Figure& figure,
+                                                  bool raster)
 {
     const FigureSizePreset* preset = nullptr;
     if (!request.preset.isEmpty()) {
@@ -125,7 +133,8 @@ std::variant<PrintSize, QString> resolvePrintSize(const PrintRequest& request, c
                 preset = &p;
         if (!preset)
             return QString("--figure-size %1 is not one of %2")
-                .arg(QString::fromStdString(quoteForMessage(request.preset.toStdString())), figureSizePresetList());
+                .arg(QString::fromStdString(quoteForMessage(request.preset.toStdString())),
+                     figureSizePresetList());
         if (request.widthMm)
             return QString("--figure-size sets the width; give --width-mm or --figure-size, not both");
     }
@@ -155,20 +164,28 @@ std::variant<PrintSize, QString> resolvePrintSize(const PrintRequest& request, c
     else if (preset && preset->heightMm > 0)
         size.heightMm = preset->heightMm;
     else
-        size.heightMm = std::clamp(PlotView::naturalHeightMm(figure, size.widthMm, size.fontPt), 10.0, 1000.0);
+        size.heightMm =
+            std::clamp(PlotView::naturalHeightMm(figure, size.widthMm, size.fontPt), 10.0, 1000.0);
 
     // Ticks, labels and a legend need about 15 em across and 10 em down.
     const double largestFont = std::min(size.widthPt() / 15, size.heightPt() / 10);
     if (size.fontPt > largestFont)
         return QString("%1 pt text does not fit a %2 x %3 mm figure: use at most %4 pt, or a larger size")
-            .arg(size.fontPt).arg(size.widthMm, 0, 'g', 4).arg(size.heightMm, 0, 'g', 4)
+            .arg(size.fontPt)
+            .arg(size.widthMm, 0, 'g', 4)
+            .arg(size.heightMm, 0, 'g', 4)
             .arg(std::floor(largestFont * 10) / 10);
     const QSize pixels = size.pixels();
     if (raster && double(pixels.width()) * pixels.height() > kMaxPrintPixels)
-        return QString("%1 x %2 mm at %3 dpi is %4 x %5 pixels, more than %6 million: lower --dpi or the size")
-            .arg(size.widthMm, 0, 'g', 4).arg(size.heightMm, 0, 'g', 4).arg(size.dpi)
-            .arg(pixels.width()).arg(pixels.height()).arg(kMaxPrintPixels / 1e6);
+        return QString(
+                   "%1 x %2 mm at %3 dpi is %4 x %5 pixels, more than %6 million: lower --dpi or the size")
+            .arg(size.widthMm, 0, 'g', 4)
+            .arg(size.heightMm, 0, 'g', 4)
+            .arg(size.dpi)
+            .arg(pixels.width())
+            .arg(pixels.height())
+            .arg(kMaxPrintPixels / 1e6);
     return size;
 }
 
-}  // namespace evx
+} // namespace evx

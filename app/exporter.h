@@ -20,8 +20,8 @@ class PlotView;
 enum class ExportFormat { Png, Pdf, Svg, Csv, Json, Markdown };
 
 std::optional<ExportFormat> exportFormatFor(const QString& path);
-QString exportFormatList();  // "png, pdf, svg, csv, json", for messages
-QString exportFileFilter();  // for file dialogs
+QString exportFormatList(); // "png, pdf, svg, csv, json", for messages
+QString exportFileFilter(); // for file dialogs
 
 struct ExportSource {
     QString scenarioId;
@@ -47,7 +47,7 @@ struct FigureSizePreset {
     QString description;
 };
 const std::vector<FigureSizePreset>& figureSizePresets();
-QString figureSizePresetList();  // "single-column, double-column, slide"
+QString figureSizePresetList(); // "single-column, double-column, slide"
 
 // A print size as asked for: any field may be left out. Without a preset, a size in
 // millimetres takes 8 pt text at 300 dpi.
@@ -59,12 +59,13 @@ struct PrintRequest {
 inline constexpr double kDefaultPrintFontPt = 8;
 inline constexpr double kDefaultPrintDpi = 300;
 inline constexpr double kMaxPrintDpi = 2400;
-inline constexpr double kMaxPrintPixels = 64e6;  // a 256 MB image in memory
+inline constexpr double kMaxPrintPixels = 64e6; // a 256 MB image in memory
 
 // The print size for `figure`, or the one-line reason the request is refused. Every value
 // must be finite and in range, a height needs a width, the text must fit the page, and for a
 // raster image (PNG) the pixels must fit in memory.
-std::variant<PrintSize, QString> resolvePrintSize(const PrintRequest& request, const Figure& figure, bool raster);
+std::variant<PrintSize, QString> resolvePrintSize(const PrintRequest& request, const Figure& figure,
+                                                  bool raster);
 
 // Writes to a temporary file beside path, checks every write and the flush, then renames
 // over path; on failure the old file is untouched and the reason returned. A read-only
@@ -75,4 +76,4 @@ QString writeFileAtomically(const QString& path, const QByteArray& data);
 // the bits matter because root may write anything.
 bool isReadOnlyFile(const QString& path);
 
-}  // namespace evx
+} // namespace evx

@@ -25,10 +25,14 @@ QJsonArray numbers(const std::vector<double>& v)
 QString kindName(SeriesKind kind)
 {
     switch (kind) {
-    case SeriesKind::Line: return "line";
-    case SeriesKind::Step: return "step";
-    case SeriesKind::Scatter: return "scatter";
-    case SeriesKind::Bar: return "bar";
+    case SeriesKind::Line:
+        return "line";
+    case SeriesKind::Step:
+        return "step";
+    case SeriesKind::Scatter:
+        return "scatter";
+    case SeriesKind::Bar:
+        return "bar";
     }
     return "line";
 }
@@ -70,7 +74,7 @@ QJsonObject plotToJson(const Plot& plot)
     if (plot.logY)
         o["log_y"] = true;
     if (plot.row >= 0 && plot.column >= 0)
-        o["grid_cell"] = QJsonArray{plot.row, plot.column};  // [row, column] in the view's grid
+        o["grid_cell"] = QJsonArray{plot.row, plot.column}; // [row, column] in the view's grid
     return o;
 }
 
@@ -87,7 +91,7 @@ QString csvNumber(double v)
     return std::isfinite(v) ? QString::number(v, 'g', 17) : QString();
 }
 
-}  // namespace
+} // namespace
 
 QJsonObject parametersToJson(const ParameterSchema& schema, const ParameterValues& values)
 {
@@ -141,7 +145,8 @@ QByteArray figureToJson(const QString& scenarioId, const ParameterSchema& schema
                     cells.append(QString::fromStdString(cell));
                 rows.append(cells);
             }
-            tables.append(QJsonObject{{"title", QString::fromStdString(t.title)}, {"columns", columns}, {"rows", rows}});
+            tables.append(QJsonObject{
+                {"title", QString::fromStdString(t.title)}, {"columns", columns}, {"rows", rows}});
         }
         root["tables"] = tables;
     }
@@ -167,11 +172,13 @@ QByteArray figureToCsv(const Figure& figure)
         const QString plot = csvField(p.title);
         for (const Series& s : p.series)
             for (size_t i = 0; i < s.x.size(); ++i)
-                out += QString("%1,series,%2,%3,%4,,,\n").arg(plot, csvField(s.name), csvNumber(s.x[i]), csvNumber(s.y[i]));
+                out += QString("%1,series,%2,%3,%4,,,\n")
+                           .arg(plot, csvField(s.name), csvNumber(s.x[i]), csvNumber(s.y[i]));
         for (const Band& b : p.bands)
             for (size_t i = 0; i < b.x.size(); ++i)
                 out += QString("%1,band,%2,%3,,%4,%5,\n")
-                           .arg(plot, csvField(b.name), csvNumber(b.x[i]), csvNumber(b.lower[i]), csvNumber(b.upper[i]));
+                           .arg(plot, csvField(b.name), csvNumber(b.x[i]), csvNumber(b.lower[i]),
+                                csvNumber(b.upper[i]));
         for (const Marker& m : p.markers)
             out += QString("%1,marker,%2,%3,,,,\n").arg(plot, csvField(m.name), csvNumber(m.x));
         for (const HeatMap& h : p.heatMaps)
@@ -196,15 +203,16 @@ QString markdownCell(const std::string& text)
     return QString::fromStdString(text).replace('|', "\\|").replace('\n', ' ');
 }
 
-}  // namespace
+} // namespace
 
-QByteArray figureToMarkdown(const QString& scenarioId, const ParameterSchema& schema, const ParameterValues& values,
-                            const Figure& figure)
+QByteArray figureToMarkdown(const QString& scenarioId, const ParameterSchema& schema,
+                            const ParameterValues& values, const Figure& figure)
 {
     QString out = QString("# %1\n\n## Parameters\n\n| parameter | value |\n|---|---|\n").arg(scenarioId);
     for (const ParameterSpec& spec : schema.specs())
         if (const auto it = values.find(spec.name); it != values.end())
-            out += QString("| %1 | %2 |\n").arg(markdownCell(spec.name), markdownCell(schema.format(spec.name, it->second)));
+            out += QString("| %1 | %2 |\n")
+                       .arg(markdownCell(spec.name), markdownCell(schema.format(spec.name, it->second)));
     out += "\n## Summary\n\n| quantity | value |\n|---|---|\n";
     for (const auto& [key, value] : figure.summary.entries())
         out += QString("| %1 | %2 |\n").arg(markdownCell(key), csvNumber(value));
@@ -228,4 +236,4 @@ QByteArray figureToMarkdown(const QString& scenarioId, const ParameterSchema& sc
     return out.toUtf8();
 }
 
-}  // namespace evx
+} // namespace evx

@@ -22,7 +22,7 @@ QByteArray figureToJson(const QString& scenarioId, const ParameterSchema& schema
 QByteArray figureToCsv(const Figure& figure);
 // The numbers a report quotes, for pasting into notes: scenario, parameters, summary,
 // warnings and the figure's tables, as Markdown tables (cells with | escaped).
-QByteArray figureToMarkdown(const QString& scenarioId, const ParameterSchema& schema, const ParameterValues& values,
-                            const Figure& figure);
+QByteArray figureToMarkdown(const QString& scenarioId, const ParameterSchema& schema,
+                            const ParameterValues& values, const Figure& figure);
 
-}  // namespace evx
+} // namespace evx

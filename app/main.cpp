@@ -39,7 +39,8 @@ int main(int argc, char** argv)
 
     evx::MainWindow window;
     if (!commandLine.sessionPath.isEmpty() && !arguments.contains("--set"))
-        window.openSessionFile(commandLine.sessionPath); // with its hidden series; a failure shows in the window
+        window.openSessionFile(
+            commandLine.sessionPath); // with its hidden series; a failure shows in the window
     else if (commandLine.scenario)
         window.openScenario(QString::fromStdString(commandLine.scenario->info().id), commandLine.input);
     window.show();

@@ -4,8 +4,8 @@
 #include "command_line.h"
 #include "exporter.h"
 #include "params/parameter_panel.h"
-#include "reading_guide_dialog.h"
 #include "plot/plot_view.h"
+#include "reading_guide_dialog.h"
 #include "runner.h"
 #include "scenarios/registry.h"
 #include "session.h"
@@ -65,9 +65,8 @@ void MainWindow::buildWidgets()
     for (const auto& s : ScenarioRegistry::instance().all())
         infos.push_back(s->info());
     m_browser->setScenarios(infos);
-    connect(m_browser, &ScenarioBrowser::scenarioActivated, this, [this](const QString& id) {
-        openScenario(id);
-    });
+    connect(m_browser, &ScenarioBrowser::scenarioActivated, this,
+            [this](const QString& id) { openScenario(id); });
     auto* browserDock = new QDockWidget(tr("Scenarios"), this);
     browserDock->setObjectName("scenarios");
     browserDock->setWidget(m_browser);
@@ -101,7 +100,7 @@ void MainWindow::buildWidgets()
                                    "border: 1px solid #e69f00; border-radius: 3px; }");
     m_warningBanner->hide();
     m_plotView = new PlotView;
-    m_plotView->setMinimumWidth(320);  // a 1024 x 768 screen still holds the docks beside it
+    m_plotView->setMinimumWidth(320); // a 1024 x 768 screen still holds the docks beside it
     // A figure of many rows (or large presentation text) in a short window scrolls rather than
     // crushing its plots: the view is never shorter than its minimumSizeHint.
     auto* plotScroll = new QScrollArea;
@@ -129,7 +128,7 @@ void MainWindow::buildWidgets()
     splitter->addWidget(m_bottomTabs);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 1);
-    splitter->setSizes({3000, 1000});  // weights: the scrolling plot view hints no height of its own
+    splitter->setSizes({3000, 1000}); // weights: the scrolling plot view hints no height of its own
     setCentralWidget(splitter);
 
     m_timing = new QLabel;
@@ -165,8 +164,8 @@ void MainWindow::buildMenus()
     file->addAction(tr("&Open Session…"), QKeySequence::Open, this, &MainWindow::onOpenSession);
     file->addAction(tr("&Save Session"), QKeySequence::Save, this, &MainWindow::onSaveSession);
     file->addAction(tr("Save Session &As…"), QKeySequence::SaveAs, this, &MainWindow::onSaveSessionAs);
-    m_openDataAction = file->addAction(tr("Open &Data Set…"), QKeySequence(tr("Ctrl+D")), this,
-                                       &MainWindow::onOpenDataSet);
+    m_openDataAction =
+        file->addAction(tr("Open &Data Set…"), QKeySequence(tr("Ctrl+D")), this, &MainWindow::onOpenDataSet);
     file->addSeparator();
     file->addAction(tr("&Export Figure or Data…"), QKeySequence(tr("Ctrl+E")), this, &MainWindow::onExport);
     file->addAction(tr("&Copy Image"), QKeySequence(tr("Ctrl+Shift+C")), this, &MainWindow::onCopyImage);
@@ -176,7 +175,8 @@ void MainWindow::buildMenus()
     m_presetMenu = menuBar()->addMenu(tr("&Presets"));
 
     QMenu* run = menuBar()->addMenu(tr("&Run"));
-    m_playAction = run->addAction(tr("&Play"), QKeySequence(tr("F5")), this, [this](bool on) { setPlaying(on); });
+    m_playAction =
+        run->addAction(tr("&Play"), QKeySequence(tr("F5")), this, [this](bool on) { setPlaying(on); });
     m_playAction->setCheckable(true);
     m_playAction->setToolTip(tr("Step the animated parameter once per tick (F5)"));
     m_clearPointsAction = run->addAction(tr("&Clear Added Points"), QKeySequence(tr("Ctrl+Backspace")), this,
@@ -193,7 +193,8 @@ void MainWindow::buildMenus()
     rescale->setShortcuts({QKeySequence(tr("Ctrl+Shift+R")), QKeySequence(Qt::Key_Home)});
     rescale->setToolTip(tr("Fit every plot to its data, dropping any zoom (Ctrl+Shift+R, Home)"));
     view->addSeparator();
-    QAction* pin = view->addAction(tr("&Pin Figure"), QKeySequence(tr("Ctrl+P")), this, &MainWindow::pinFigure);
+    QAction* pin =
+        view->addAction(tr("&Pin Figure"), QKeySequence(tr("Ctrl+P")), this, &MainWindow::pinFigure);
     pin->setToolTip(tr("Keep the curves as faint ghosts to compare with after moving a parameter (Ctrl+P)"));
     view->addAction(tr("&Unpin All"), QKeySequence(tr("Ctrl+Shift+P")), this, &MainWindow::unpinAll);
     view->addSeparator();
@@ -201,11 +202,14 @@ void MainWindow::buildMenus()
                                            [this](bool on) { setPresentationMode(on); });
     m_presentationAction->setCheckable(true);
     m_presentationAction->setToolTip(tr("Large text and thick lines for a lecture hall (F11)"));
-    view->addAction(tr("&Larger Text"), QKeySequence(QKeySequence::ZoomIn), this, [this] { changeTextScale(1); });
+    view->addAction(tr("&Larger Text"), QKeySequence(QKeySequence::ZoomIn), this,
+                    [this] { changeTextScale(1); });
     QAction* larger = view->actions().last();
     larger->setShortcuts({QKeySequence(QKeySequence::ZoomIn), QKeySequence(tr("Ctrl+="))});
-    view->addAction(tr("&Smaller Text"), QKeySequence(QKeySequence::ZoomOut), this, [this] { changeTextScale(-1); });
-    view->addAction(tr("&Default Text Size"), QKeySequence(tr("Ctrl+0")), this, [this] { changeTextScale(0); });
+    view->addAction(tr("&Smaller Text"), QKeySequence(QKeySequence::ZoomOut), this,
+                    [this] { changeTextScale(-1); });
+    view->addAction(tr("&Default Text Size"), QKeySequence(tr("Ctrl+0")), this,
+                    [this] { changeTextScale(0); });
     view->addAction(tr("Show &Summary"), QKeySequence(tr("F2")), this, [this] {
         m_bottomTabs->show();
         m_bottomTabs->setCurrentIndex(0);
@@ -224,7 +228,8 @@ void MainWindow::buildMenus()
         guide->setAttribute(Qt::WA_DeleteOnClose);
         connect(guide, &ReadingGuideDialog::emphasisRequested, this, [this](const QString& reading) {
             if (!emphasiseReading(reading))
-                statusBar()->showMessage(tr("This scenario does not compare readings of uncertain evidence"), 5000);
+                statusBar()->showMessage(tr("This scenario does not compare readings of uncertain evidence"),
+                                         5000);
         });
         guide->show();
     });
@@ -243,8 +248,9 @@ void MainWindow::rebuildPresetMenu()
     if (!m_scenario)
         return;
     for (const Preset& p : m_scenario->presets()) {
-        QAction* a = m_presetMenu->addAction(QString::fromStdString(p.name), this,
-                                             [this, name = QString::fromStdString(p.name)] { applyPreset(name); });
+        QAction* a =
+            m_presetMenu->addAction(QString::fromStdString(p.name), this,
+                                    [this, name = QString::fromStdString(p.name)] { applyPreset(name); });
         a->setStatusTip(QString::fromStdString(p.description));
         a->setToolTip(QString::fromStdString(p.description));
     }
@@ -265,13 +271,14 @@ bool MainWindow::openScenario(const QString& id, const RunInput& input)
     m_scenario = std::move(scenario);
     m_input = input;
     m_browser->setCurrent(id);
-    m_panel->setSchema(m_scenario->schema(), input.values.empty() ? m_scenario->schema().defaults() : input.values);
+    m_panel->setSchema(m_scenario->schema(),
+                       input.values.empty() ? m_scenario->schema().defaults() : input.values);
     m_summary->setUnits(m_scenario->schema(), m_scenario->summaryUnits());
     // The new form's widgets are shown from the event loop; measure it after that.
     QTimer::singleShot(0, this, [this] { fitParameterDock(); });
     updateInputActions();
     m_plotView->resetView();
-    m_pins.clear();  // another scenario's curves, or another start of this one, compare with nothing here
+    m_pins.clear(); // another scenario's curves, or another start of this one, compare with nothing here
     showPins();
     clearFigure(); // the last scenario's figure must not stand in for this one if its run fails
     rebuildPresetMenu();
@@ -337,8 +344,9 @@ void MainWindow::loadExplanation()
     if (file.open(QIODevice::ReadOnly))
         m_explanation->setMarkdown(QString::fromUtf8(file.readAll()));
     else
-        m_explanation->setMarkdown(QString("# %1\n\n%2").arg(QString::fromStdString(info.title),
-                                                             QString::fromStdString(info.summary)));
+        m_explanation->setMarkdown(
+            QString("# %1\n\n%2")
+                .arg(QString::fromStdString(info.title), QString::fromStdString(info.summary)));
 }
 
 void MainWindow::requestRun()
@@ -354,7 +362,7 @@ void MainWindow::requestRun()
 void MainWindow::onFinished(quint64 revision, const Figure& figure, double computeMs)
 {
     m_figure = figure;
-    m_figureValues = m_input.values;  // stale revisions never finish: this run was the last request
+    m_figureValues = m_input.values; // stale revisions never finish: this run was the last request
     m_lastComputeMs = computeMs;
     m_busy->hide();
     m_errorBanner->hide();
@@ -443,8 +451,8 @@ void MainWindow::onOpenSession()
 {
     if (!confirmDiscard())
         return;
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open Session"), QString(),
-                                                      tr("Evidence Explorer sessions (*.evx.json);;JSON (*.json)"));
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open Session"), QString(), tr("Evidence Explorer sessions (*.evx.json);;JSON (*.json)"));
     if (path.isEmpty())
         return;
     const QString error = openSessionFile(path);
@@ -479,7 +487,8 @@ bool MainWindow::confirmDiscard()
     if (!isWindowModified() || m_sessionPath.isEmpty())
         return true;
     const auto answer = QMessageBox::question(
-        this, tr("Unsaved changes"), tr("Save the changes to %1 first?").arg(QFileInfo(m_sessionPath).fileName()),
+        this, tr("Unsaved changes"),
+        tr("Save the changes to %1 first?").arg(QFileInfo(m_sessionPath).fileName()),
         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
     if (answer == QMessageBox::Cancel)
         return false;
@@ -498,4 +507,4 @@ void MainWindow::closeEvent(QCloseEvent* event)
     }
 }
 
-}  // namespace evx
+} // namespace evx

@@ -61,7 +61,7 @@ public:
 
     QString currentScenarioId() const;
     const Figure& currentFigure() const { return m_figure; }
-    QString errorText() const;  // the error banner's text, "" when hidden
+    QString errorText() const; // the error banner's text, "" when hidden
     PlotView* plotView() const { return m_plotView; }
     QTabWidget* bottomTabs() const { return m_bottomTabs; }
     ParameterPanel* parameterPanel() const { return m_panel; }
@@ -78,7 +78,7 @@ public:
     static constexpr double kDefaultPresentationScale = 1.6;
     void setPresentationMode(bool on);
     bool isPresentationMode() const { return m_presentation; }
-    void changeTextScale(int steps);  // 0: back to the mode's default
+    void changeTextScale(int steps); // 0: back to the mode's default
     double textScale() const;
 
     // Pins ("before and after", main_window_pins.cpp; View menu): Ctrl+P keeps the current
@@ -120,7 +120,7 @@ private:
     void applyTextScale();
     void fitParameterDock();
     // main_window_pins.cpp
-    void showPins();  // hands the pins and their labels to the plot view
+    void showPins(); // hands the pins and their labels to the plot view
     QStringList pinLabels() const;
 
     void onFinished(quint64 revision, const Figure& figure, double computeMs);
@@ -133,15 +133,15 @@ private:
     void onOpenDataSet();
     void onPointClicked(int plotIndex, double x, double y);
     void playStep();
-    void updateHold();  // axes held while a slider is dragged or Play runs
+    void updateHold(); // axes held while a slider is dragged or Play runs
     void updateInputActions();
 
     std::unique_ptr<Runner> m_runner;
     std::shared_ptr<const Scenario> m_scenario;
-    RunInput m_input;  // points and data file; the parameters live in the panel
+    RunInput m_input; // points and data file; the parameters live in the panel
     Figure m_figure;
-    ParameterValues m_figureValues;  // the parameters m_figure was computed with
-    std::vector<PinnedFigure> m_pins;  // oldest first
+    ParameterValues m_figureValues;   // the parameters m_figure was computed with
+    std::vector<PinnedFigure> m_pins; // oldest first
     QString m_sessionPath;
     double m_lastComputeMs = 0;
 
@@ -167,8 +167,8 @@ private:
     QAction* m_openDataAction = nullptr;
     QAction* m_playAction = nullptr;
     QTimer* m_playTimer = nullptr;
-    QTimer* m_clickTimer = nullptr;  // a click becomes a point only if no second click follows
+    QTimer* m_clickTimer = nullptr; // a click becomes a point only if no second click follows
     std::array<double, 3> m_pendingClick{};
 };
 
-}  // namespace evx
+} // namespace evx

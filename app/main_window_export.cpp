@@ -21,7 +21,8 @@ QString MainWindow::exportFigureFile(const QString& path, QSize size)
     if (!size.isValid())
         size = m_plotView->size().expandedTo(QSize(800, 500));
     const ParameterValues values = m_panel->values();
-    return exportFigure(path, {currentScenarioId(), m_scenario->schema(), values, m_figure}, *m_plotView, size);
+    return exportFigure(path, {currentScenarioId(), m_scenario->schema(), values, m_figure}, *m_plotView,
+                        size);
 }
 
 QString MainWindow::exportFigureFile(const QString& path, const PrintSize& size)
@@ -29,7 +30,8 @@ QString MainWindow::exportFigureFile(const QString& path, const PrintSize& size)
     if (!m_scenario || m_figure.plots.empty())
         return tr("there is no figure to export yet");
     const ParameterValues values = m_panel->values();
-    return exportFigure(path, {currentScenarioId(), m_scenario->schema(), values, m_figure}, *m_plotView, size);
+    return exportFigure(path, {currentScenarioId(), m_scenario->schema(), values, m_figure}, *m_plotView,
+                        size);
 }
 
 void MainWindow::onExport()
@@ -38,7 +40,8 @@ void MainWindow::onExport()
         QMessageBox::warning(this, tr("Cannot export"), tr("There is no figure to export yet."));
         return;
     }
-    ExportDialog dialog(currentScenarioId(), m_figure, m_plotView->size(), PlotView::kScreenFontPt * textScale(), this);
+    ExportDialog dialog(currentScenarioId(), m_figure, m_plotView->size(),
+                        PlotView::kScreenFontPt * textScale(), this);
     if (dialog.exec() != QDialog::Accepted)
         return;
     const QString path = dialog.path();
@@ -56,4 +59,4 @@ void MainWindow::onCopyImage()
     statusBar()->showMessage(tr("Figure copied to the clipboard"), 3000);
 }
 
-}  // namespace evx
+} // namespace evx

@@ -25,7 +25,8 @@ void MainWindow::updateInputActions()
     m_clearPointsAction->setEnabled(accepts.userPoints);
     m_openDataAction->setEnabled(accepts.dataFile);
     const auto& specs = m_scenario->schema().specs();
-    m_playAction->setEnabled(std::any_of(specs.begin(), specs.end(), [](const ParameterSpec& p) { return p.animatable; }));
+    m_playAction->setEnabled(
+        std::any_of(specs.begin(), specs.end(), [](const ParameterSpec& p) { return p.animatable; }));
     if (accepts.userPoints && !accepts.pointsHelp.empty())
         statusBar()->showMessage(QString::fromStdString(accepts.pointsHelp), 10000);
 }
@@ -56,7 +57,8 @@ void MainWindow::addPoint(double x, double y)
     }
     m_input.points.push_back({x, y});
     setWindowModified(true);
-    statusBar()->showMessage(tr("Added a point at x = %1 (%2 in all)").arg(x, 0, 'g', 4).arg(m_input.points.size()), 3000);
+    statusBar()->showMessage(
+        tr("Added a point at x = %1 (%2 in all)").arg(x, 0, 'g', 4).arg(m_input.points.size()), 3000);
     requestRun();
 }
 
@@ -94,7 +96,8 @@ bool MainWindow::isPlaying() const
 void MainWindow::playStep()
 {
     const auto& specs = m_scenario->schema().specs();
-    const auto it = std::find_if(specs.begin(), specs.end(), [](const ParameterSpec& p) { return p.animatable; });
+    const auto it =
+        std::find_if(specs.begin(), specs.end(), [](const ParameterSpec& p) { return p.animatable; });
     if (it == specs.end())
         return setPlaying(false);
     const double next = m_panel->values().at(it->name) + it->step;
@@ -139,4 +142,4 @@ void MainWindow::onOpenDataSet()
         QMessageBox::warning(this, tr("Cannot open data set"), error);
 }
 
-}  // namespace evx
+} // namespace evx

@@ -53,4 +53,4 @@ void MainWindow::unpinAll()
     showPins();
 }
 
-}  // namespace evx
+} // namespace evx

@@ -26,10 +26,10 @@ namespace evx {
 
 namespace {
 
-constexpr double kTextStep = 1.15;  // one Ctrl+Plus
+constexpr double kTextStep = 1.15; // one Ctrl+Plus
 constexpr double kMinTextScale = 0.7, kMaxTextScale = 4;
 
-}  // namespace
+} // namespace
 
 QRect MainWindow::fittedGeometry(const QRect& saved, const QRect& available)
 {
@@ -45,10 +45,11 @@ QRect MainWindow::fittedGeometry(const QRect& saved, const QRect& available)
 void MainWindow::restoreView()
 {
     QSettings settings;
-    m_normalScale = std::clamp(settings.value("view/textScale", 1.0).toDouble(), kMinTextScale, kMaxTextScale);
+    m_normalScale =
+        std::clamp(settings.value("view/textScale", 1.0).toDouble(), kMinTextScale, kMaxTextScale);
     m_presentationScale =
-        std::clamp(settings.value("view/presentationTextScale", kDefaultPresentationScale).toDouble(), kMinTextScale,
-                   kMaxTextScale);
+        std::clamp(settings.value("view/presentationTextScale", kDefaultPresentationScale).toDouble(),
+                   kMinTextScale, kMaxTextScale);
     restoreState(settings.value("view/state").toByteArray());
     const QScreen* screen = this->screen() ? this->screen() : QGuiApplication::primaryScreen();
     const QRect available = screen ? screen->availableGeometry() : QRect(0, 0, 1440, 900);
@@ -114,8 +115,9 @@ void MainWindow::applyTextScale()
     if (font.pointSizeF() > 0)
         font.setPointSizeF(font.pointSizeF() * (1 + 0.5 * (scale - 1)));
     // The banners have style sheets, which stop a parent's font: they are set one by one.
-    for (QWidget* w : {static_cast<QWidget*>(m_bottomTabs), centralWidget(), static_cast<QWidget*>(statusBar()),
-                       static_cast<QWidget*>(m_errorBanner), static_cast<QWidget*>(m_warningBanner)})
+    for (QWidget* w :
+         {static_cast<QWidget*>(m_bottomTabs), centralWidget(), static_cast<QWidget*>(statusBar()),
+          static_cast<QWidget*>(m_errorBanner), static_cast<QWidget*>(m_warningBanner)})
         w->setFont(font);
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         dock->setFont(font);
@@ -128,7 +130,7 @@ void MainWindow::fitParameterDock()
     // scrolling) unless that is more than 45 % of the window; a wider dock the user made (or
     // restored from the last session, saveState) stays as it is.
     auto* scroll = qobject_cast<QScrollArea*>(m_panelDock->widget());
-    m_panel->layout()->invalidate();  // a new form: the cached minimum is the old one's
+    m_panel->layout()->invalidate(); // a new form: the cached minimum is the old one's
     const int content = m_panel->minimumSizeHint().width() + scroll->verticalScrollBar()->sizeHint().width() +
                         2 * scroll->frameWidth() + 2;
     const int cap = std::max(200, int(0.45 * width()));
@@ -139,4 +141,4 @@ void MainWindow::fitParameterDock()
         resizeDocks({m_panelDock}, {wanted}, Qt::Horizontal);
 }
 
-}  // namespace evx
+} // namespace evx

@@ -13,8 +13,8 @@ namespace {
 QString greekSymbol(const std::string& name)
 {
     static const std::map<QString, QString> letters = {
-        {"alpha", "α"}, {"beta", "β"},   {"gamma", "γ"}, {"delta", "δ"},  {"epsilon", "ε"}, {"eta", "η"},
-        {"theta", "θ"}, {"kappa", "κ"}, {"lambda", "λ"}, {"mu", "μ"},     {"nu", "ν"},       {"rho", "ρ"},
+        {"alpha", "α"}, {"beta", "β"},  {"gamma", "γ"},  {"delta", "δ"}, {"epsilon", "ε"}, {"eta", "η"},
+        {"theta", "θ"}, {"kappa", "κ"}, {"lambda", "λ"}, {"mu", "μ"},    {"nu", "ν"},      {"rho", "ρ"},
         {"sigma", "σ"}, {"tau", "τ"},   {"phi", "φ"},    {"omega", "ω"}};
     const QString text = QString::fromStdString(name);
     const qsizetype cut = text.indexOf('_');
@@ -24,9 +24,9 @@ QString greekSymbol(const std::string& name)
     return letter->second + (cut < 0 ? QString() : text.mid(cut));
 }
 
-constexpr int kMaxLabelValues = 3;  // a legend entry, not a table: the rest as "…"
+constexpr int kMaxLabelValues = 3; // a legend entry, not a table: the rest as "…"
 
-}  // namespace
+} // namespace
 
 QString pinLabel(const ParameterSchema& schema, const ParameterValues& pinned, const ParameterValues& current)
 {
@@ -76,4 +76,4 @@ QStringList pinLabels(const ParameterSchema& schema, const std::vector<PinnedFig
     return labels;
 }
 
-}  // namespace evx
+} // namespace evx

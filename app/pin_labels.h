@@ -14,11 +14,12 @@
 namespace evx {
 
 // "pinned" when nothing differs; at most three values, then "…".
-QString pinLabel(const ParameterSchema& schema, const ParameterValues& pinned, const ParameterValues& current);
+QString pinLabel(const ParameterSchema& schema, const ParameterValues& pinned,
+                 const ParameterValues& current);
 
 // One label per pin, oldest first; equal labels numbered " (1)", " (2)", … so that two pins
 // never share a legend entry.
 QStringList pinLabels(const ParameterSchema& schema, const std::vector<PinnedFigure>& pins,
                       const ParameterValues& current);
 
-}  // namespace evx
+} // namespace evx

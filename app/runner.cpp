@@ -10,7 +10,7 @@ namespace {
 
 constexpr auto kProgressInterval = std::chrono::milliseconds(33);
 
-}  // namespace
+} // namespace
 
 Runner::Runner(QObject* parent) : QObject(parent), m_worker([this] { workerLoop(); })
 {
@@ -68,10 +68,13 @@ void Runner::workerLoop()
 void Runner::execute(const Request& request, const std::atomic<bool>& cancel)
 {
     const quint64 revision = request.revision;
-    QMetaObject::invokeMethod(this, [this, revision] {
-        if (isCurrent(revision))
-            emit started(revision);
-    }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this,
+        [this, revision] {
+            if (isCurrent(revision))
+                emit started(revision);
+        },
+        Qt::QueuedConnection);
 
     using Clock = std::chrono::steady_clock;
     auto lastProgress = Clock::now() - kProgressInterval;
@@ -80,29 +83,38 @@ void Runner::execute(const Request& request, const std::atomic<bool>& cancel)
         if (now - lastProgress < kProgressInterval || cancel.load())
             return;
         lastProgress = now;
-        QMetaObject::invokeMethod(this, [this, revision, partial, fraction] {
-            if (isCurrent(revision))
-                emit progressed(revision, partial, fraction);
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this,
+            [this, revision, partial, fraction] {
+                if (isCurrent(revision))
+                    emit progressed(revision, partial, fraction);
+            },
+            Qt::QueuedConnection);
     });
 
     const auto start = Clock::now();
     try {
         Figure figure = request.scenario->runChecked(request.input, context);
         const double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-        QMetaObject::invokeMethod(this, [this, revision, figure = std::move(figure), ms] {
-            if (isCurrent(revision))
-                emit finished(revision, figure, ms);
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this,
+            [this, revision, figure = std::move(figure), ms] {
+                if (isCurrent(revision))
+                    emit finished(revision, figure, ms);
+            },
+            Qt::QueuedConnection);
     } catch (const Cancelled&) {
         // A newer request replaced this one; it reports for itself.
     } catch (const std::exception& e) {
         const QString message = QString::fromUtf8(e.what());
-        QMetaObject::invokeMethod(this, [this, revision, message] {
-            if (isCurrent(revision))
-                emit failed(revision, message);
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this,
+            [this, revision, message] {
+                if (isCurrent(revision))
+                    emit failed(revision, message);
+            },
+            Qt::QueuedConnection);
     }
 }
 
-}  // namespace evx
+} // namespace evx

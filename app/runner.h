@@ -56,10 +56,10 @@ private:
     std::mutex m_mutex;
     std::condition_variable m_wake;
     std::optional<Request> m_pending;
-    std::shared_ptr<std::atomic<bool>> m_runningCancel;  // the cancel flag of the run in progress
+    std::shared_ptr<std::atomic<bool>> m_runningCancel; // the cancel flag of the run in progress
     bool m_stopping = false;
     std::atomic<quint64> m_latest{0};
-    std::thread m_worker;  // last: starts after every member it uses exists
+    std::thread m_worker; // last: starts after every member it uses exists
 };
 
-}  // namespace evx
+} // namespace evx

@@ -32,7 +32,7 @@ QJsonArray numbersToJson(const std::vector<double>& values)
 {
     QJsonArray array;
     for (double v : values)
-        array.append(std::isfinite(v) ? QJsonValue(v) : QJsonValue());  // NaN breaks a line: null
+        array.append(std::isfinite(v) ? QJsonValue(v) : QJsonValue()); // NaN breaks a line: null
     return array;
 }
 
@@ -82,7 +82,9 @@ std::optional<QString> firstDuplicateKey(const QByteArray& json)
                 i += json[i] == '\\' ? 2 : 1;
             if (expectKey && !levels.empty() && levels.back().object) {
                 const QString key = QJsonDocument::fromJson("[\"" + json.mid(start, i - start) + "\"]")
-                                        .array().at(0).toString();
+                                        .array()
+                                        .at(0)
+                                        .toString();
                 if (levels.back().keys.contains(key))
                     return key;
                 levels.back().keys.insert(key);
@@ -100,7 +102,6 @@ std::optional<QString> firstDuplicateKey(const QByteArray& json)
     }
     return std::nullopt;
 }
-
 
 // Parameters by name over the schema's defaults, each checked as the panel would.
 std::variant<ParameterValues, QString> parseParameters(const QJsonObject& p, const ParameterSchema& schema,
@@ -120,8 +121,7 @@ std::variant<ParameterValues, QString> parseParameters(const QJsonObject& p, con
                 if (const auto why = schema.check(name, it->toDouble()))
                     return QString::fromStdString(*why);
                 values[name] = it->toDouble();
-            }
-            else
+            } else
                 return QString("parameter %1 is not a number").arg(quoted(it.key()));
         } catch (const InvalidParameter& e) {
             return QString::fromUtf8(e.what());
@@ -180,7 +180,8 @@ std::variant<PinnedFigure, QString> parsePin(const QJsonValue& value, const Para
             if (!sv.isObject() || k == std::end(kKindNames) || !colour.isDouble() ||
                 colour.toDouble() != colour.toInt() || colour.toInt() < kReferenceColour || !x || !y ||
                 x->size() != y->size())
-                return QString("a pinned series of plot %1 is malformed (kind, colour, or x and y of one length)")
+                return QString(
+                           "a pinned series of plot %1 is malformed (kind, colour, or x and y of one length)")
                     .arg(quoted(po.value("title").toString()));
             s.kind = static_cast<SeriesKind>(k - std::begin(kKindNames));
             s.colour = colour.toInt();
@@ -194,15 +195,16 @@ std::variant<PinnedFigure, QString> parsePin(const QJsonValue& value, const Para
     return pin;
 }
 
-}  // namespace
+} // namespace
 
 QByteArray sessionToJson(const Session& session, const ParameterSchema& schema)
 {
-    QJsonObject root{{"format", kFormatName},
-                     {"version", Session::kFormatVersion},
-                     {"scenario", session.scenarioId},
-                     {"parameters", parametersToJson(schema, session.input.values)},
-                     {"view", QJsonObject{{"hidden_series", QJsonArray::fromStringList(session.hiddenSeries)}}}};
+    QJsonObject root{
+        {"format", kFormatName},
+        {"version", Session::kFormatVersion},
+        {"scenario", session.scenarioId},
+        {"parameters", parametersToJson(schema, session.input.values)},
+        {"view", QJsonObject{{"hidden_series", QJsonArray::fromStringList(session.hiddenSeries)}}}};
     if (!session.input.points.empty()) {
         QJsonArray points;
         for (const auto& p : session.input.points)
@@ -234,7 +236,8 @@ std::variant<Session, QString> parseSession(const QByteArray& data)
     if (!doc.isObject())
         return QString("not a session: the top level is not a JSON object");
     if (const auto key = firstDuplicateKey(data))
-        return QString("the key %1 appears twice in one object; which one is meant is unclear").arg(quoted(*key));
+        return QString("the key %1 appears twice in one object; which one is meant is unclear")
+            .arg(quoted(*key));
     const QJsonObject root = doc.object();
     if (root.value("format").toString() != kFormatName)
         return QString("not an Evidence Explorer session (\"format\" is not \"%1\")").arg(kFormatName);
@@ -304,7 +307,9 @@ std::variant<Session, QString> parseSession(const QByteArray& data)
         if (!pins.isArray())
             return QString("\"pins\" is not a list");
         if (pins.toArray().size() > Session::kMaxPins)
-            return QString("%1 pins; a session keeps at most %2").arg(pins.toArray().size()).arg(Session::kMaxPins);
+            return QString("%1 pins; a session keeps at most %2")
+                .arg(pins.toArray().size())
+                .arg(Session::kMaxPins);
         for (const QJsonValue& v : pins.toArray()) {
             auto pin = parsePin(v, schema, session.scenarioId);
             if (auto* why = std::get_if<QString>(&pin))
@@ -331,4 +336,4 @@ std::variant<Session, QString> loadSession(const QString& path)
     return result;
 }
 
-}  // namespace evx
+} // namespace evx

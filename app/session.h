@@ -24,13 +24,13 @@ struct PinnedFigure {
 };
 
 struct Session {
-    static constexpr int kFormatVersion = 1;  // "pins" is optional: older files still open
-    static constexpr int kMaxPins = 4;        // the window keeps at most this many, oldest dropped
+    static constexpr int kFormatVersion = 1; // "pins" is optional: older files still open
+    static constexpr int kMaxPins = 4;       // the window keeps at most this many, oldest dropped
 
     QString scenarioId;
-    RunInput input;            // parameters, clicked points, data file
-    QStringList hiddenSeries;  // PlotView keys "plot title/series name"
-    std::vector<PinnedFigure> pins = {};  // oldest first
+    RunInput input;                      // parameters, clicked points, data file
+    QStringList hiddenSeries;            // PlotView keys "plot title/series name"
+    std::vector<PinnedFigure> pins = {}; // oldest first
 };
 
 QByteArray sessionToJson(const Session& session, const ParameterSchema& schema);
@@ -40,4 +40,4 @@ QString saveSession(const QString& path, const Session& session, const Parameter
 std::variant<Session, QString> parseSession(const QByteArray& data);
 std::variant<Session, QString> loadSession(const QString& path);
 
-}  // namespace evx
+} // namespace evx

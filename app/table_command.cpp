@@ -99,7 +99,10 @@ QString studyIdOf(const QStringList& args)
             QFile file(args[i + 1]);
             // Bounded read: a merge input is checked properly when its runs are read.
             if (file.open(QIODevice::ReadOnly))
-                return QJsonDocument::fromJson(file.read(std::int64_t(256) << 20)).object().value("table").toString();
+                return QJsonDocument::fromJson(file.read(std::int64_t(256) << 20))
+                    .object()
+                    .value("table")
+                    .toString();
         }
     return {};
 }
@@ -138,7 +141,8 @@ std::variant<TableCommand, QString> parseTableCommand(const QStringList& args)
             QString known;
             for (const Study& s : allStudies())
                 known += (known.isEmpty() ? "" : ", ") + QString::fromStdString(s.id);
-            throw std::runtime_error(QString("unknown table %1 (tables: %2)").arg(quoted(id), known).toStdString());
+            throw std::runtime_error(
+                QString("unknown table %1 (tables: %2)").arg(quoted(id), known).toStdString());
         }
         command.study = *study;
         command.replicates = study->defaultReplicates;
@@ -190,7 +194,8 @@ std::variant<TableCommand, QString> parseTableCommand(const QStringList& args)
                 QString name, text = value();
                 if (arg == "--set") {
                     if (!text.contains('='))
-                        throw std::runtime_error(QString("--set %1 is not name=value").arg(quoted(text)).toStdString());
+                        throw std::runtime_error(
+                            QString("--set %1 is not name=value").arg(quoted(text)).toStdString());
                     name = text.left(text.indexOf('='));
                     text = text.mid(text.indexOf('=') + 1);
                 } else {
@@ -200,7 +205,8 @@ std::variant<TableCommand, QString> parseTableCommand(const QStringList& args)
                     throw std::runtime_error(QString("--set: %1 is not a parameter of %2")
                                                  .arg(quoted(name), QString::fromStdString(study->scenarioId))
                                                  .toStdString());
-                overrides[name.toStdString()] = scenario->schema().parse(name.toStdString(), text.toStdString());
+                overrides[name.toStdString()] =
+                    scenario->schema().parse(name.toStdString(), text.toStdString());
             } else
                 throw std::runtime_error(QString("unknown argument %1 for --table %2 (options: %3)")
                                              .arg(quoted(arg), id, knownOptions(study))
@@ -220,7 +226,8 @@ std::variant<TableCommand, QString> parseTableCommand(const QStringList& args)
                                              .arg(quoted(path))
                                              .toStdString());
             if (isReadOnlyFile(path) || !QFileInfo(QFileInfo(path).absolutePath()).isWritable())
-                throw std::runtime_error(QString("--export %1 cannot be written").arg(quoted(path)).toStdString());
+                throw std::runtime_error(
+                    QString("--export %1 cannot be written").arg(quoted(path)).toStdString());
         }
     } catch (const std::exception& e) {
         return QString::fromUtf8(e.what());
@@ -328,14 +335,14 @@ int runTableCommand(const TableCommand& command)
         const double elapsed = std::chrono::duration<double>(now - start).count();
         const std::size_t d = done.load();
         const double remaining = d > 0 ? elapsed / double(d) * double(work.size() - d) : NAN;
-        std::fprintf(stderr, "%s: %zu/%zu runs, %.0f s elapsed, about %.0f s remaining\n", study.id.c_str(), d,
-                     work.size(), elapsed, remaining);
+        std::fprintf(stderr, "%s: %zu/%zu runs, %.0f s elapsed, about %.0f s remaining\n", study.id.c_str(),
+                     d, work.size(), elapsed, remaining);
     }
     for (std::thread& t : threads)
         t.join();
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::fprintf(stderr, "%s: %zu/%zu runs in %.1f s%s\n", study.id.c_str(), results.size(), work.size(), elapsed,
-                 g_interrupted.load() ? " (interrupted; writing what is done)" : "");
+    std::fprintf(stderr, "%s: %zu/%zu runs in %.1f s%s\n", study.id.c_str(), results.size(), work.size(),
+                 elapsed, g_interrupted.load() ? " (interrupted; writing what is done)" : "");
     const int written = writeExports(command, results);
     return written != 0 ? written : g_interrupted.load() ? 130 : 0;
 }

@@ -18,7 +18,7 @@
 namespace evx {
 
 struct TableCommand {
-    Study study;   // the cells to run, filters and --set applied
+    Study study; // the cells to run, filters and --set applied
     int replicates = 50;
     int restarts = 1;
     int jobs = 1;

@@ -317,7 +317,8 @@ QString readTableRuns(const QString& path, const Study& study, std::vector<Study
             key.push_back(o.value(QString::fromStdString(col)).toString().toStdString());
         const auto it = cellOf.find(key);
         if (it == cellOf.end() || !o.value(replicateKey).isDouble())
-            return QString("%1 holds a run that is not a cell of %2").arg(path, QString::fromStdString(study.id));
+            return QString("%1 holds a run that is not a cell of %2")
+                .arg(path, QString::fromStdString(study.id));
         StudyRun run{it->second, o.value(replicateKey).toInt(), o.value("restart").toInt(0), {}, NAN};
         for (const std::string& m : study.metrics)
             run.values.push_back(number(o.value(QString::fromStdString(m))));

@@ -11,6 +11,7 @@ packages=(
   libeigen3-dev libboost-dev libboost-math-dev liblbfgspp-dev
   xvfb xauth xfonts-base fonts-dejavu-core
   imagemagick poppler-utils desktop-file-utils
+  clang-format
 )
 
 # --fuzz adds clang and its sanitizer and libFuzzer runtimes for scripts/fuzz.sh.

@@ -13,11 +13,11 @@
 namespace evx::bnn {
 
 struct OneNodeModel {
-    double w = 1;        // the true weight
-    double sigmaZ = 1;   // sd of the latent input
+    double w = 1;      // the true weight
+    double sigmaZ = 1; // sd of the latent input
     double sigmaEps = 0.1;
     double wPriorSd = 3.1622776601683795; // σ_w² = 10, as the paper's Fig. 2
-    double slope = 0.01;                   // LeakyReLU's negative slope
+    double slope = 0.01;                  // LeakyReLU's negative slope
 };
 
 struct OneNodeData {

@@ -14,10 +14,10 @@ std::string format(const char* pattern, double a, double b = 0)
     return buf;
 }
 
-}  // namespace
+} // namespace
 
-std::optional<std::string> massBeyondSamplesWarning(const std::vector<double>& x, const std::vector<double>& logL,
-                                                    const GaussianMeasure& p)
+std::optional<std::string> massBeyondSamplesWarning(const std::vector<double>& x,
+                                                    const std::vector<double>& logL, const GaussianMeasure& p)
 {
     if (x.size() < 3)
         return std::nullopt;
@@ -52,9 +52,10 @@ std::optional<std::string> linearisationWarning(double exactSd, double linearise
     // exactSd = 0: not resolved above rounding, nothing to compare.
     if (!(exactSd > 0) || (ratio <= kLinearisationRatioLimit && ratio >= 1 / kLinearisationRatioLimit))
         return std::nullopt;
-    return format("the log-GP linearisation (Sec. 1.2.2) is far from the model's exact moments: the log-normal "
-                  "sd of Z is %.3g times the linearised one, so the band rests on an approximation",
-                  ratio);
+    return format(
+        "the log-GP linearisation (Sec. 1.2.2) is far from the model's exact moments: the log-normal "
+        "sd of Z is %.3g times the linearised one, so the band rests on an approximation",
+        ratio);
 }
 
-}  // namespace evx::bq
+} // namespace evx::bq

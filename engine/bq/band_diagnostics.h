@@ -16,7 +16,8 @@
 
 namespace evx::bq {
 
-std::optional<std::string> massBeyondSamplesWarning(const std::vector<double>& x, const std::vector<double>& logL,
+std::optional<std::string> massBeyondSamplesWarning(const std::vector<double>& x,
+                                                    const std::vector<double>& logL,
                                                     const GaussianMeasure& p);
 // lowerShare, upperShare: posterior mass (or 1/0 for a point fit) at the lower and upper bounds.
 std::optional<std::string> lengthscaleBoundWarning(double lowerShare, double upperShare, double lengthscale);
@@ -26,4 +27,4 @@ std::optional<std::string> linearisationWarning(double exactSd, double linearise
 inline constexpr double kBoundShareLimit = 0.1;
 inline constexpr double kLinearisationRatioLimit = 3;
 
-}  // namespace evx::bq
+} // namespace evx::bq

@@ -91,4 +91,4 @@ void IncrementalBq::predict(const Eigen::MatrixXd& xs, Eigen::VectorXd& mean, Ei
     variance *= varianceFactor();
 }
 
-}  // namespace evx::bq
+} // namespace evx::bq

@@ -26,12 +26,13 @@ ZEstimate bqEstimate(const gp::GpRegression& gp, const GaussianMeasure& p);
 // updates z; estimate() is O(n²) (one triangular solve), never a refit.
 class IncrementalBq {
 public:
-    IncrementalBq(const gp::Kernel& kernel, GaussianMeasure p, bool integrateOutputScale, double priorMean = 0);
+    IncrementalBq(const gp::Kernel& kernel, GaussianMeasure p, bool integrateOutputScale,
+                  double priorMean = 0);
 
     void add(const Eigen::VectorXd& x, double y);
     ZEstimate estimate() const;
     const gp::GpRegression& gp() const { return m_gp; }
-    double outputScale() const;  // ĥ when integrated out, else the kernel's h
+    double outputScale() const; // ĥ when integrated out, else the kernel's h
     // V[Z] removed by sampling at each row of xs (the value there need not be known):
     //   (z(x) − k(x, X)K⁻¹z)² / var(x), scaled like V[Z]. Active GP-BQ picks its maximum.
     // Asked again with the same xs (a fixed acquisition grid), it updates L⁻¹k(X, xs) by the
@@ -53,4 +54,4 @@ private:
     mutable Eigen::VectorXd m_gridMeans;
 };
 
-}  // namespace evx::bq
+} // namespace evx::bq

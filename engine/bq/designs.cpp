@@ -60,4 +60,4 @@ Eigen::MatrixXd quasiRandomDesign(const GaussianMeasure& p, int n, std::uint64_t
     return x;
 }
 
-}  // namespace evx::bq
+} // namespace evx::bq

@@ -20,4 +20,4 @@ Eigen::MatrixXd quasiRandomDesign(const GaussianMeasure& p, int n, std::uint64_t
 // The radical inverse of i in the given base (van der Corput), in [0, 1).
 double radicalInverse(std::uint64_t i, int base);
 
-}  // namespace evx::bq
+} // namespace evx::bq

@@ -9,7 +9,8 @@ double GaussianMeasure::density(const double* x) const
 {
     double logp = 0;
     for (int d = 0; d < mean.size(); ++d)
-        logp += -0.5 * std::pow(x[d] - mean[d], 2) / variance[d] - 0.5 * std::log(2 * std::numbers::pi * variance[d]);
+        logp += -0.5 * std::pow(x[d] - mean[d], 2) / variance[d] -
+                0.5 * std::log(2 * std::numbers::pi * variance[d]);
     return std::exp(logp);
 }
 
@@ -18,4 +19,4 @@ GaussianMeasure GaussianMeasure::oneDimensional(double mean, double sd)
     return {Eigen::VectorXd::Constant(1, mean), Eigen::VectorXd::Constant(1, sd * sd)};
 }
 
-}  // namespace evx::bq
+} // namespace evx::bq

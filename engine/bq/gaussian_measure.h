@@ -6,12 +6,12 @@
 namespace evx::bq {
 
 struct GaussianMeasure {
-    Eigen::VectorXd mean;      // b
-    Eigen::VectorXd variance;  // diag B
+    Eigen::VectorXd mean;     // b
+    Eigen::VectorXd variance; // diag B
 
     int dimension() const { return int(mean.size()); }
     double density(const double* x) const;
     static GaussianMeasure oneDimensional(double mean, double sd);
 };
 
-}  // namespace evx::bq
+} // namespace evx::bq

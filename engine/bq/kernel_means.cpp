@@ -40,7 +40,7 @@ void requireMatern1d(const gp::Kernel& k)
         throw InvalidParameter("Matérn-3/2 kernel means are computed numerically in one dimension only");
 }
 
-}  // namespace
+} // namespace
 
 double kernelMean(const gp::Kernel& k, const double* x, const GaussianMeasure& p)
 {
@@ -80,4 +80,4 @@ double priorVariance(const gp::Kernel& k, const GaussianMeasure& p)
            gauss_kronrod<double, 31>::integrate(outer, b, b + kReach * s, 8, 1e-10);
 }
 
-}  // namespace evx::bq
+} // namespace evx::bq

@@ -15,4 +15,4 @@ Eigen::VectorXd kernelMeans(const gp::Kernel& k, const Eigen::MatrixXd& x, const
 double kernelMean(const gp::Kernel& k, const double* x, const GaussianMeasure& p);
 double priorVariance(const gp::Kernel& k, const GaussianMeasure& p);
 
-}  // namespace evx::bq
+} // namespace evx::bq

@@ -7,18 +7,19 @@
 
 namespace evx::bq {
 
-LengthscaleMixtureBq::LengthscaleMixtureBq(const GaussianMeasure& p, double minLengthscale, double maxLengthscale,
-                                           int gridPoints, double priorMean)
+LengthscaleMixtureBq::LengthscaleMixtureBq(const GaussianMeasure& p, double minLengthscale,
+                                           double maxLengthscale, int gridPoints, double priorMean)
 {
     if (!(minLengthscale > 0) || !(maxLengthscale >= minLengthscale) || gridPoints < 1 ||
         (gridPoints == 1) != (maxLengthscale == minLengthscale))
-        throw InvalidParameter("lengthscale mixture: needs 0 < min < max and two or more grid points, or min = max");
+        throw InvalidParameter(
+            "lengthscale mixture: needs 0 < min < max and two or more grid points, or min = max");
     const double l0 = std::log(minLengthscale), l1 = std::log(maxLengthscale);
     for (int j = 0; j < gridPoints; ++j) {
         m_w.push_back(gridPoints == 1 ? minLengthscale : std::exp(l0 + (l1 - l0) * j / (gridPoints - 1)));
         m_components.emplace_back(
-            gp::Kernel(gp::KernelKind::Gaussian, 1.0, Eigen::VectorXd::Constant(p.dimension(), m_w.back())), p, true,
-            priorMean);
+            gp::Kernel(gp::KernelKind::Gaussian, 1.0, Eigen::VectorXd::Constant(p.dimension(), m_w.back())),
+            p, true, priorMean);
     }
 }
 
@@ -62,7 +63,8 @@ double LengthscaleMixtureBq::studentFactor() const
 {
     const int n = size();
     if (n < 3)
-        throw NumericalError("BQ with the output scale integrated out needs at least 3 samples for a variance");
+        throw NumericalError(
+            "BQ with the output scale integrated out needs at least 3 samples for a variance");
     return double(n) / (n - 2);
 }
 
@@ -84,7 +86,8 @@ ZEstimate LengthscaleMixtureBq::estimate() const
     return {m1, std::max(m2 - m1 * m1, within)};
 }
 
-void LengthscaleMixtureBq::predict(const Eigen::MatrixXd& xs, Eigen::VectorXd& mean, Eigen::VectorXd& variance) const
+void LengthscaleMixtureBq::predict(const Eigen::MatrixXd& xs, Eigen::VectorXd& mean,
+                                   Eigen::VectorXd& variance) const
 {
     const std::vector<double> w = weights();
     const double t = studentFactor(), top = *std::max_element(w.begin(), w.end());
@@ -136,4 +139,4 @@ double LengthscaleMixtureBq::jitter() const
     return j;
 }
 
-}  // namespace evx::bq
+} // namespace evx::bq

@@ -21,8 +21,8 @@ namespace evx::bq {
 class LengthscaleMixtureBq {
 public:
     // gridPoints = 1 with min = max: one given lengthscale (h still integrated out).
-    LengthscaleMixtureBq(const GaussianMeasure& p, double minLengthscale, double maxLengthscale, int gridPoints,
-                         double priorMean = 0);
+    LengthscaleMixtureBq(const GaussianMeasure& p, double minLengthscale, double maxLengthscale,
+                         int gridPoints, double priorMean = 0);
 
     void add(const Eigen::VectorXd& x, double y);
     int size() const;
@@ -35,15 +35,15 @@ public:
     Eigen::VectorXd varianceReduction(const Eigen::MatrixXd& xs) const;
 
     const std::vector<double>& lengthscales() const { return m_w; }
-    std::vector<double> weights() const;  // π_w, summing to 1
+    std::vector<double> weights() const; // π_w, summing to 1
     double posteriorMeanLogLengthscale() const;
     // The largest jitter among the components that carry weight (long lengthscales on dense
     // designs always need some, and weigh nothing when the data rule them out).
     double jitter() const;
 
 private:
-    double logEvidence(const IncrementalBq& c) const;  // log p(y | w) up to a constant
-    double studentFactor() const;                      // n/(n − 2)
+    double logEvidence(const IncrementalBq& c) const; // log p(y | w) up to a constant
+    double studentFactor() const;                     // n/(n − 2)
 
     std::vector<double> m_w;
     std::vector<IncrementalBq> m_components;
@@ -52,4 +52,4 @@ private:
     static constexpr double kNegligibleWeight = 1e-9;
 };
 
-}  // namespace evx::bq
+} // namespace evx::bq

@@ -38,11 +38,12 @@ constexpr double kNegligible = 1e-14;
 constexpr int kMinVariancePoints = 41;
 constexpr int kMaxVariancePoints = 400;
 
-}  // namespace
+} // namespace
 
 LogGpBq::LogGpBq(const Eigen::MatrixXd& x, const Eigen::VectorXd& logL, const GaussianMeasure& p,
                  const gp::Kernel& logKernel, bool exactMoments)
-    : m_exactMoments(exactMoments), m_p(p), m_q(LogMean::fit(x.col(0), logL)), m_log(logKernel, 0.0), m_lbar(gp::Kernel())
+    : m_exactMoments(exactMoments), m_p(p), m_q(LogMean::fit(x.col(0), logL)), m_log(logKernel, 0.0),
+      m_lbar(gp::Kernel())
 {
     if (x.cols() != 1 || p.dimension() != 1)
         throw InvalidParameter("log-GP BQ is implemented for one-dimensional integrals");
@@ -62,7 +63,7 @@ LogGpBq::LogGpBq(const Eigen::MatrixXd& x, const Eigen::VectorXd& logL, const Ga
     const double logCap = logL.maxCoeff() + kMaxAboveObserved;
     struct Scout {
         Eigen::MatrixXd grid;
-        Eigen::VectorXd f, logWeight;  // log m_exp and log(m_exp·p)
+        Eigen::VectorXd f, logWeight; // log m_exp and log(m_exp·p)
         double h = 0;
     };
     auto scout = [&](double lo, double hi, int q) {
@@ -91,7 +92,8 @@ LogGpBq::LogGpBq(const Eigen::MatrixXd& x, const Eigen::VectorXd& logL, const Ga
                 last = std::max(last, i);
             }
     };
-    const Scout coarse = scout(std::min(b - 6 * s, x.minCoeff()), std::max(b + 6 * s, x.maxCoeff()), kScoutPoints);
+    const Scout coarse =
+        scout(std::min(b - 6 * s, x.minCoeff()), std::max(b + 6 * s, x.maxCoeff()), kScoutPoints);
     int first, last;
     massRange(coarse, first, last);
     const double fineLo = coarse.grid(std::max(first - 1, 0), 0);
@@ -147,7 +149,8 @@ LogGpBq::LogGpBq(const Eigen::MatrixXd& x, const Eigen::VectorXd& logL, const Ga
     for (Eigen::Index i = ns; i < nc; ++i)
         mExp[i] = std::exp(cappedLogMexp(mc[i - ns], vc[i - ns], logCap) - m_shift);
 
-    m_lbar = gp::GpRegression(gp::Kernel(gp::KernelKind::Gaussian, 1.0, Eigen::VectorXd::Constant(1, wBar)), 0.0);
+    m_lbar =
+        gp::GpRegression(gp::Kernel(gp::KernelKind::Gaussian, 1.0, Eigen::VectorXd::Constant(1, wBar)), 0.0);
     m_lbar.setData(xc, mExp);
 
     // Z_0 in closed form (see the header).
@@ -173,7 +176,8 @@ void LogGpBq::gridMoments(double lo, double hi, double feature, double logCap)
     // Spacing: half the narrowest feature (log-GP and ℓ̄ lengthscales, p's sd), where the
     // trapezoid rule on Gaussian-smooth integrands is exact to double precision; at most
     // kMaxVariancePoints points (a still smaller user lengthscale gets a coarser, conservative sum).
-    const int points = std::clamp(int(std::ceil(2 * (hi - lo) / feature)) + 1, kMinVariancePoints, kMaxVariancePoints);
+    const int points =
+        std::clamp(int(std::ceil(2 * (hi - lo) / feature)) + 1, kMinVariancePoints, kMaxVariancePoints);
     const double h = (hi - lo) / (points - 1);
     Eigen::MatrixXd grid(points, 1);
     for (int j = 0; j < points; ++j)
@@ -197,7 +201,8 @@ void LogGpBq::gridMoments(double lo, double hi, double feature, double logCap)
     }
     double prior = 0;
     for (size_t d = 0; d < lagK.size(); ++d)
-        prior += (d == 0 ? 1 : 2) * lagK[d] * u.head(points - Eigen::Index(d)).dot(u.tail(points - Eigen::Index(d)));
+        prior += (d == 0 ? 1 : 2) * lagK[d] *
+                 u.head(points - Eigen::Index(d)).dot(u.tail(points - Eigen::Index(d)));
     const Eigen::MatrixXd kxg = k.matrix(m_log.inputs(), grid);
     const Eigen::MatrixXd v = m_log.factor().solveL(kxg);
     const double explained = (v * u).squaredNorm();
@@ -225,13 +230,14 @@ void LogGpBq::gridMoments(double lo, double hi, double feature, double logCap)
     for (int i = 0; i < points; ++i)
         for (int j = 0; j < points; ++j) {
             const size_t lag = size_t(std::abs(i - j));
-            cov(i, j) = std::expm1(std::min(cov(i, j) + (lag < lagK.size() ? lagK[lag] : 0.0), kMaxInflationVariance));
+            cov(i, j) = std::expm1(
+                std::min(cov(i, j) + (lag < lagK.size() ? lagK[lag] : 0.0), kMaxInflationVariance));
         }
     // As for the linearised form: below its rounding bound (K − VᵀV cancels to a few ulps of K
     // per entry) the number says nothing, and 0 stands for "not resolved".
     const double exact = uExp.dot(cov * uExp);
-    const double bound = double(points + m_log.size()) * std::numeric_limits<double>::epsilon() * k.diagonal() *
-                         std::pow(uExp.lpNorm<1>(), 2);
+    const double bound = double(points + m_log.size()) * std::numeric_limits<double>::epsilon() *
+                         k.diagonal() * std::pow(uExp.lpNorm<1>(), 2);
     m_exactVariance = exact > bound ? exact : 0.0;
 }
 
@@ -285,7 +291,8 @@ double LogGpBq::jitter() const
     return std::max(m_log.jitter(), m_lbar.jitter());
 }
 
-void LogGpBq::evaluate(const std::vector<double>& x, std::vector<double>& lbar, std::vector<double>& vlog) const
+void LogGpBq::evaluate(const std::vector<double>& x, std::vector<double>& lbar,
+                       std::vector<double>& vlog) const
 {
     const Eigen::MatrixXd xs = Eigen::Map<const Eigen::MatrixXd>(x.data(), Eigen::Index(x.size()), 1);
     Eigen::VectorXd mm, mv;
@@ -328,4 +335,4 @@ std::vector<double> LogGpBq::acquisition(const std::vector<double>& x) const
     return a;
 }
 
-}  // namespace evx::bq
+} // namespace evx::bq

@@ -46,7 +46,8 @@ struct LogMean {
     double operator()(double x) const
     {
         const double quad = c0 + (c1 + c2 * x) * x;
-        return quad > floor ? quad + std::log1p(std::exp(floor - quad)) : floor + std::log1p(std::exp(quad - floor));
+        return quad > floor ? quad + std::log1p(std::exp(floor - quad))
+                            : floor + std::log1p(std::exp(quad - floor));
     }
     static LogMean fit(const Eigen::VectorXd& x, const Eigen::VectorXd& logL);
 };
@@ -60,8 +61,8 @@ public:
             const gp::Kernel& logKernel, bool exactMoments = false);
 
     double logShift() const { return m_shift; }
-    ZEstimate estimate() const;  // Z_0 and the linearised V[Ẑ]
-    double z0Scaled() const { return m_z0; }           // Z_0·exp(−shift)
+    ZEstimate estimate() const;              // Z_0 and the linearised V[Ẑ]
+    double z0Scaled() const { return m_z0; } // Z_0·exp(−shift)
     // V[Ẑ]·exp(−2 shift): the linearised variance plus the square of the interpolation error.
     double varianceScaled() const { return m_linearised + std::pow(m_z0 - m_directZ, 2); }
     double linearisedVarianceScaled() const { return m_linearised; }
@@ -70,7 +71,7 @@ public:
     // The log-GP's exact variance of Z (log-normal moments on the same grid), times exp(−2 shift);
     // 0 unless asked for (exactMoments) or when below its rounding bound.
     double exactVarianceScaled() const { return m_exactVariance; }
-    double jitter() const;                              // largest jitter of the two GPs
+    double jitter() const; // largest jitter of the two GPs
 
     // At each x: ℓ̄(x), V_logℓ(x), both unshifted; band = 2·sqrt(V_logℓ)·ℓ̄.
     void evaluate(const std::vector<double>& x, std::vector<double>& lbar, std::vector<double>& vlog) const;
@@ -107,4 +108,4 @@ std::vector<double> logGpAcquisition(const Eigen::VectorXd& mean, const Eigen::V
                                      double varianceFactor, const LogMean& q, const GaussianMeasure& p,
                                      const std::vector<double>& x, double shift);
 
-}  // namespace evx::bq
+} // namespace evx::bq

@@ -13,7 +13,7 @@ namespace {
 // Nodes closer than this ratio make one: the three LogGpBq would differ by rounding only.
 constexpr double kMergeRatio = 1.1;
 
-}  // namespace
+} // namespace
 
 LogLengthscaleGrid::LogLengthscaleGrid(double minLengthscale, double maxLengthscale, int points)
 {
@@ -22,7 +22,8 @@ LogLengthscaleGrid::LogLengthscaleGrid(double minLengthscale, double maxLengthsc
     const double l0 = std::log(minLengthscale), l1 = std::log(maxLengthscale);
     for (int j = 0; j < points; ++j) {
         m_logW.push_back(l0 + (l1 - l0) * j / (points - 1));
-        m_kernels.emplace_back(gp::KernelKind::Gaussian, 1.0, Eigen::VectorXd::Constant(1, std::exp(m_logW.back())));
+        m_kernels.emplace_back(gp::KernelKind::Gaussian, 1.0,
+                               Eigen::VectorXd::Constant(1, std::exp(m_logW.back())));
     }
     m_factors.resize(m_kernels.size());
     m_x.resize(0, 1);
@@ -111,9 +112,9 @@ LogGpMixture::LogGpMixture(const Eigen::MatrixXd& x, const Eigen::VectorXd& logL
     for (size_t k = 0; k < m_nodes.size(); ++k) {
         const double w = m_nodes[k];
         const double h = std::max(unitGp(w).profiledOutputScale() * student, o.minOutputScale * w);
-        m_models.push_back(std::make_unique<LogGpBq>(x, logL, p,
-                                                     gp::Kernel(gp::KernelKind::Gaussian, h, Eigen::VectorXd::Constant(1, w)),
-                                                     o.exactMoments && k == m_nodes.size() / 2));
+        m_models.push_back(std::make_unique<LogGpBq>(
+            x, logL, p, gp::Kernel(gp::KernelKind::Gaussian, h, Eigen::VectorXd::Constant(1, w)),
+            o.exactMoments && k == m_nodes.size() / 2));
     }
 }
 
@@ -142,7 +143,8 @@ double LogGpMixture::exactVariance() const
     return central().exactVarianceScaled() * std::exp(2 * central().logShift());
 }
 
-void LogGpMixture::evaluate(const std::vector<double>& x, std::vector<double>& mean, std::vector<double>& variance) const
+void LogGpMixture::evaluate(const std::vector<double>& x, std::vector<double>& mean,
+                            std::vector<double>& variance) const
 {
     mean.assign(x.size(), 0.0);
     std::vector<double> second(x.size(), 0.0), within(x.size(), 0.0), lbar, vlog;
@@ -169,4 +171,4 @@ double LogGpMixture::jitter() const
     return j;
 }
 
-}  // namespace evx::bq
+} // namespace evx::bq

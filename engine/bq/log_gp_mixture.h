@@ -21,13 +21,13 @@
 namespace evx::bq {
 
 struct LogGpMixtureOptions {
-    double minLengthscale = 0, maxLengthscale = 0;  // equal: one given lengthscale
+    double minLengthscale = 0, maxLengthscale = 0; // equal: one given lengthscale
     // 17 values over the log-GP's range of 200 (neighbours 39 % apart). 25 took a third of a
     // bq-1d run and were less conservative (coverage active 87/91/97 %, mc 89/84/74 % at
     // n = 10/25/50, against 88/95/97 % and 90/88/86 % with 17).
     int gridPoints = 17;
-    double minOutputScale = 0;  // floor of h for a node of lengthscale w: minOutputScale·w
-    bool exactMoments = false;  // the central node also computes the log-GP's exact V[Z]
+    double minOutputScale = 0; // floor of h for a node of lengthscale w: minOutputScale·w
+    bool exactMoments = false; // the central node also computes the log-GP's exact V[Z]
     // The central node: the maximum-likelihood lengthscale when known (the posterior's mode under
     // the flat prior, found more finely than the grid does), else the posterior median.
     double centralLengthscale = 0;
@@ -41,7 +41,7 @@ struct LogGpMixtureOptions {
 class LogLengthscaleGrid {
 public:
     LogLengthscaleGrid(double minLengthscale, double maxLengthscale, int points);
-    void add(double x);  // a sample, to every grid value's factor
+    void add(double x); // a sample, to every grid value's factor
     // Mass on each grid value for residuals r at the samples added so far (flat prior on log w,
     // h integrated out).
     std::vector<double> posterior(const Eigen::VectorXd& r) const;
@@ -51,7 +51,7 @@ private:
     std::vector<double> m_logW;
     std::vector<gp::Kernel> m_kernels;
     std::vector<gp::CheckedCholesky> m_factors;
-    Eigen::MatrixXd m_x;  // the samples, one column
+    Eigen::MatrixXd m_x; // the samples, one column
 };
 
 class LogGpMixture {
@@ -66,10 +66,11 @@ public:
     // The central node's exact log-normal V[Z] (0 unless options.exactMoments).
     double exactVariance() const;
     // Pointwise mixture mean and variance of ℓ̄ (each node's band V_logℓ·ℓ̄², eq. 1.58).
-    void evaluate(const std::vector<double>& x, std::vector<double>& mean, std::vector<double>& variance) const;
+    void evaluate(const std::vector<double>& x, std::vector<double>& mean,
+                  std::vector<double>& variance) const;
     double jitter() const;
     const std::vector<double>& nodeLengthscales() const { return m_nodes; }
-    double lowerBoundShare() const { return m_lowerShare; }  // posterior mass at the grid's ends
+    double lowerBoundShare() const { return m_lowerShare; } // posterior mass at the grid's ends
     double upperBoundShare() const { return m_upperShare; }
     const LogGpBq& central() const { return *m_models[m_models.size() / 2]; }
 
@@ -79,4 +80,4 @@ private:
     double m_lowerShare = 0, m_upperShare = 0;
 };
 
-}  // namespace evx::bq
+} // namespace evx::bq

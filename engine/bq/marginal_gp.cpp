@@ -11,7 +11,7 @@ double normalDensity(double x, double m, double v)
 {
     return std::exp(-0.5 * (x - m) * (x - m) / v) / std::sqrt(2 * std::numbers::pi * v);
 }
-}  // namespace
+} // namespace
 
 MarginalGp::MarginalGp(const gp::GpRegression& gp, double yMean, double ySd)
     : m_gp(gp), m_yMean(yMean), m_yVar(ySd * ySd)
@@ -42,13 +42,15 @@ double MarginalGp::variance(double x) const
 {
     const double wx2 = std::pow(m_gp.kernel().lengthscales()[0], 2);
     const double wy2 = std::pow(m_gp.kernel().lengthscales()[1], 2);
-    const double prior = m_gp.kernel().outputScale() * normalDensity(0, 0, wx2) * normalDensity(0, 0, wy2 + 2 * m_yVar);
+    const double prior =
+        m_gp.kernel().outputScale() * normalDensity(0, 0, wx2) * normalDensity(0, 0, wy2 + 2 * m_yVar);
     if (m_gp.size() == 0)
         return prior;
     return std::max(0.0, prior - m_gp.factor().solveL(z(x)).squaredNorm());
 }
 
-Eigen::MatrixXd productGridMean(const gp::GpRegression& gp, const Eigen::VectorXd& xs, const Eigen::VectorXd& ys)
+Eigen::MatrixXd productGridMean(const gp::GpRegression& gp, const Eigen::VectorXd& xs,
+                                const Eigen::VectorXd& ys)
 {
     if (gp.kernel().kind() != gp::KernelKind::Gaussian || gp.kernel().dimension() != 2 || gp.hasConstant())
         throw InvalidParameter("the product-grid mean needs a 2-D Gaussian kernel without a constant term");
@@ -57,12 +59,12 @@ Eigen::MatrixXd productGridMean(const gp::GpRegression& gp, const Eigen::VectorX
     const Eigen::VectorXd& w = gp.kernel().lengthscales();
     auto factor = [&](const Eigen::VectorXd& points, int axis) {
         const Eigen::ArrayXd at = gp.inputs().col(axis).array() / w[axis];
-        Eigen::ArrayXXd r = (points.array() / w[axis]).replicate(1, gp.size()) -
-                            at.transpose().replicate(points.size(), 1);
+        Eigen::ArrayXXd r =
+            (points.array() / w[axis]).replicate(1, gp.size()) - at.transpose().replicate(points.size(), 1);
         return Eigen::MatrixXd((-0.5 * r.square()).exp().matrix());
     };
-    const Eigen::VectorXd ha = gp.kernel().diagonal() * gp.alpha();  // k(x, x) = h / (2π w_x w_y)
+    const Eigen::VectorXd ha = gp.kernel().diagonal() * gp.alpha(); // k(x, x) = h / (2π w_x w_y)
     return (factor(xs, 0) * ha.asDiagonal() * factor(ys, 1).transpose()).array() + gp.priorMean();
 }
 
-}  // namespace evx::bq
+} // namespace evx::bq

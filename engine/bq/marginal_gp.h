@@ -21,7 +21,7 @@ private:
 
     const gp::GpRegression& m_gp;
     double m_yMean, m_yVar;
-    Eigen::VectorXd m_yFactor;  // h N(Y_i | μ_y, w_y² + σ_y²)
+    Eigen::VectorXd m_yFactor; // h N(Y_i | μ_y, w_y² + σ_y²)
 };
 
 // The posterior mean of the same GP on the product grid xs × ys. The Gaussian kernel factorises,
@@ -29,6 +29,7 @@ private:
 //   E[f(xs_a, ys_b)] = m + Σ_i α_i k₀ e_x(xs_a, X_i) e_y(ys_b, Y_i) = m + (E_x diag(k₀α) E_yᵀ)_ab,
 // one (n_x × n)(n × n_y) product and (n_x + n_y)·n exponentials instead of n_x·n_y·n.
 // Returns an n_x × n_y matrix. gp: as for MarginalGp, without a constant term.
-Eigen::MatrixXd productGridMean(const gp::GpRegression& gp, const Eigen::VectorXd& xs, const Eigen::VectorXd& ys);
+Eigen::MatrixXd productGridMean(const gp::GpRegression& gp, const Eigen::VectorXd& xs,
+                                const Eigen::VectorXd& ys);
 
-}  // namespace evx::bq
+} // namespace evx::bq

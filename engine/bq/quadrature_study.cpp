@@ -72,7 +72,8 @@ double fitLengthscale(const std::vector<double>& x, const std::vector<double>& y
 }
 
 // log ℓ minus the log-GP's quadratic prior mean (LogGpBq), the GP's actual targets.
-std::vector<double> logResidual(const std::vector<double>& x, const std::vector<double>& logL, const LogMean& q)
+std::vector<double> logResidual(const std::vector<double>& x, const std::vector<double>& logL,
+                                const LogMean& q)
 {
     std::vector<double> r(x.size());
     for (size_t i = 0; i < x.size(); ++i)
@@ -109,7 +110,7 @@ std::vector<int> traceSteps(int total, int limit)
     return steps;
 }
 
-}  // namespace
+} // namespace
 
 TracePoint monteCarloEstimate(const std::vector<double>& values, int k)
 {
@@ -167,7 +168,7 @@ StudyResult runStudy(const LogIntegrand& logL, const GaussianMeasure& p, const S
     const int limit = s.method == Method::LogGpBq ? std::min(s.traceLimit, 8) : s.traceLimit;
     const std::vector<int> steps = traceSteps(total, std::max(limit, 2));
     double w = fitted ? sd : s.lengthscale;
-    std::vector<double> values;  // ℓ, for GP BQ
+    std::vector<double> values; // ℓ, for GP BQ
     // GP BQ: the lengthscale integrated out (or the given one) and h integrated out (Student-t)
     // give the design, E[Z], V[Z] and the band; no fit is needed while sampling.
     std::unique_ptr<LengthscaleMixtureBq> mix;
@@ -212,7 +213,8 @@ StudyResult runStudy(const LogIntegrand& logL, const GaussianMeasure& p, const S
     auto rebuildLog = [&] {
         if (fitted)
             mixture.centralLengthscale = w;
-        lg = std::make_unique<LogGpMixture>(column(r.x), vec(r.logL), p, mixture, logGrid ? &*logGrid : nullptr);
+        lg = std::make_unique<LogGpMixture>(column(r.x), vec(r.logL), p, mixture,
+                                            logGrid ? &*logGrid : nullptr);
     };
     // With a fitted lengthscale the last log-GP estimate comes from a final refit after the loop.
     const bool finalRefit = s.method == Method::LogGpBq && fitted && !isFitPoint(total) && total >= 3;
@@ -273,7 +275,7 @@ StudyResult runStudy(const LogIntegrand& logL, const GaussianMeasure& p, const S
             if (refit || !unitLog)
                 rebuildUnitLog();
             else
-                unitLog->addObservation(Eigen::VectorXd::Constant(1, xi), 0.0);  // targets set before use
+                unitLog->addObservation(Eigen::VectorXd::Constant(1, xi), 0.0); // targets set before use
         }
         while (nextStep < steps.size() && steps[nextStep] < k)
             ++nextStep;
@@ -314,7 +316,8 @@ StudyResult runStudy(const LogIntegrand& logL, const GaussianMeasure& p, const S
         if (fitted)
             w = fitLengthscale(r.x, values, 0.0, std::exp(mix->posteriorMeanLogLengthscale()), sd,
                                kMinLengthscaleFraction, kLogStartGrid);
-        IncrementalBq plugin(gp::Kernel(gp::KernelKind::Gaussian, 1.0, Eigen::VectorXd::Constant(1, w)), p, true);
+        IncrementalBq plugin(gp::Kernel(gp::KernelKind::Gaussian, 1.0, Eigen::VectorXd::Constant(1, w)), p,
+                             true);
         for (size_t i = 0; i < r.x.size(); ++i)
             plugin.add(Eigen::VectorXd::Constant(1, r.x[i]), values[i]);
         r.lengthscale = w;
@@ -362,4 +365,4 @@ StudyResult runStudy(const LogIntegrand& logL, const GaussianMeasure& p, const S
     return r;
 }
 
-}  // namespace evx::bq
+} // namespace evx::bq

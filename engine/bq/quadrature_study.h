@@ -29,11 +29,11 @@ enum class Strategy { MonteCarlo, QuasiRandom, Active };
 struct StudySettings {
     Method method = Method::LogGpBq;
     Strategy strategy = Strategy::Active;
-    int samples = 20;             // from the strategy, after the user's points
-    double lengthscale = 0;       // 0 = fitted
+    int samples = 20;       // from the strategy, after the user's points
+    double lengthscale = 0; // 0 = fitted
     std::uint64_t seed = 1;
-    std::vector<double> userPoints;  // sampled first, in order
-    int traceLimit = 25;          // at most this many points on the convergence trace
+    std::vector<double> userPoints; // sampled first, in order
+    int traceLimit = 25;            // at most this many points on the convergence trace
 };
 
 struct TracePoint {
@@ -43,21 +43,21 @@ struct TracePoint {
 };
 
 struct StudyResult {
-    std::vector<double> x, logL;      // the design, in sampling order
-    ZEstimate estimate;               // with all samples
+    std::vector<double> x, logL; // the design, in sampling order
+    ZEstimate estimate;          // with all samples
     // GP BQ: at the maximum-likelihood lengthscale with ĥ (no Student-t); log-GP BQ: the
     // linearised variance alone (Sec. 1.2.2). What the band was before issue 13.
     ZEstimate pluginEstimate;
-    std::vector<std::string> warnings;  // when the band is not to be trusted (bq/band_diagnostics.h)
-    std::vector<TracePoint> trace;    // the chosen method against the number of samples
-    std::vector<TracePoint> mcTrace;  // Monte Carlo from p with the same seed
-    double jitter = 0;                // absolute jitter the final model's Cholesky needed
-    double lengthscale = 0;           // of the GP on ℓ or on log ℓ
+    std::vector<std::string> warnings; // when the band is not to be trusted (bq/band_diagnostics.h)
+    std::vector<TracePoint> trace;     // the chosen method against the number of samples
+    std::vector<TracePoint> mcTrace;   // Monte Carlo from p with the same seed
+    double jitter = 0;                 // absolute jitter the final model's Cholesky needed
+    double lengthscale = 0;            // of the GP on ℓ or on log ℓ
     // The model on a plotting grid: mean and ±2 sd (for Monte Carlo: empty).
     std::vector<double> gridX, modelMean, modelLower, modelUpper;
 };
 
-using LogIntegrand = std::function<double(double)>;  // log ℓ(x), finite
+using LogIntegrand = std::function<double(double)>; // log ℓ(x), finite
 
 StudyResult runStudy(const LogIntegrand& logL, const GaussianMeasure& p, const StudySettings& s,
                      double plotLo, double plotHi, int plotPoints, const RunContext& context);
@@ -65,4 +65,4 @@ StudyResult runStudy(const LogIntegrand& logL, const GaussianMeasure& p, const S
 // Monte Carlo estimate from the first k values of ℓ: the mean and its standard error.
 TracePoint monteCarloEstimate(const std::vector<double>& values, int k);
 
-}  // namespace evx::bq
+} // namespace evx::bq

@@ -30,8 +30,9 @@ std::string locateDataFile(const std::string& fileName, const std::string& userP
     for (const fs::path& folder : folders)
         if (fs::is_regular_file(folder / fileName, ec))
             return (folder / fileName).string();
-    throw InvalidParameter("Open the " + what + " data set (File → Open Data Set…, or --data PATH): the file " +
-                           fileName + " from the shared data folder, or set EVX_DATA_DIR to that folder");
+    throw InvalidParameter("Open the " + what +
+                           " data set (File → Open Data Set…, or --data PATH): the file " + fileName +
+                           " from the shared data folder, or set EVX_DATA_DIR to that folder");
 }
 
 } // namespace evx

@@ -7,8 +7,7 @@ namespace evx {
 
 void Summary::set(const std::string& key, double value)
 {
-    auto it = std::find_if(m_entries.begin(), m_entries.end(),
-                           [&](const auto& e) { return e.first == key; });
+    auto it = std::find_if(m_entries.begin(), m_entries.end(), [&](const auto& e) { return e.first == key; });
     if (it != m_entries.end())
         it->second = value;
     else
@@ -17,8 +16,7 @@ void Summary::set(const std::string& key, double value)
 
 bool Summary::contains(const std::string& key) const
 {
-    return std::any_of(m_entries.begin(), m_entries.end(),
-                       [&](const auto& e) { return e.first == key; });
+    return std::any_of(m_entries.begin(), m_entries.end(), [&](const auto& e) { return e.first == key; });
 }
 
 double Summary::value(const std::string& key) const
@@ -29,4 +27,4 @@ double Summary::value(const std::string& key) const
     throw std::out_of_range("no summary entry '" + key + "'");
 }
 
-}  // namespace evx
+} // namespace evx

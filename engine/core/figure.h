@@ -22,10 +22,10 @@ struct Series {
     std::string name;
     SeriesKind kind = SeriesKind::Line;
     std::vector<double> x;
-    std::vector<double> y;  // NaN breaks a line
-    int colour = kAutoColour;  // palette index, see above
+    std::vector<double> y;    // NaN breaks a line
+    int colour = kAutoColour; // palette index, see above
     bool dashed = false;
-    int emphasis = 0;  // +1 drawn bold (the reading the user asked to focus on), -1 faded
+    int emphasis = 0; // +1 drawn bold (the reading the user asked to focus on), -1 faded
 };
 
 // A shaded region between lower and upper, e.g. "±2 sd"; its name says what it means.
@@ -53,10 +53,10 @@ struct Marker {
 
 // Where a plot's legend goes.
 enum class LegendPlace {
-    Inside,  // its own legend, in the corner of the plot its data leave freest
-    Shared,  // one legend for every Shared plot of the figure, each name once; hiding a name
-             // there hides it in all of them. The view puts it in an empty cell of the top
-             // row of an explicit grid (a corner plot's upper triangle), else inside the first.
+    Inside, // its own legend, in the corner of the plot its data leave freest
+    Shared, // one legend for every Shared plot of the figure, each name once; hiding a name
+            // there hides it in all of them. The view puts it in an empty cell of the top
+            // row of an explicit grid (a corner plot's upper triangle), else inside the first.
 };
 
 struct Plot {
@@ -95,7 +95,7 @@ class Summary {
 public:
     void set(const std::string& key, double value);
     bool contains(const std::string& key) const;
-    double value(const std::string& key) const;  // throws std::out_of_range
+    double value(const std::string& key) const; // throws std::out_of_range
     const std::vector<std::pair<std::string, double>>& entries() const { return m_entries; }
     bool empty() const { return m_entries.empty(); }
 
@@ -116,4 +116,4 @@ struct Figure {
     std::vector<std::pair<std::string, std::vector<double>>> data;
 };
 
-}  // namespace evx
+} // namespace evx

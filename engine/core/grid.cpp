@@ -26,8 +26,7 @@ std::vector<double> UniformGrid::points() const
     return p;
 }
 
-GridDensity normalisedDensity(const UniformGrid& grid, const std::vector<double>& logValues,
-                              const char* what)
+GridDensity normalisedDensity(const UniformGrid& grid, const std::vector<double>& logValues, const char* what)
 {
     const int n = grid.size();
     double m = -std::numeric_limits<double>::infinity();
@@ -80,4 +79,4 @@ double massBeyondGrid(const GridDensity& d)
     return std::min(1.0, beyond(0, k) + beyond(n - 1, n - 1 - k));
 }
 
-}  // namespace evx
+} // namespace evx

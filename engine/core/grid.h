@@ -10,7 +10,7 @@ namespace evx {
 
 class UniformGrid {
 public:
-    UniformGrid(double lo, double hi, int n);  // throws InvalidParameter on an empty range or n < 3
+    UniformGrid(double lo, double hi, int n); // throws InvalidParameter on an empty range or n < 3
 
     double lo() const { return m_lo; }
     double hi() const { return m_hi; }
@@ -43,4 +43,4 @@ GridDensity normalisedDensity(const UniformGrid& grid, const std::vector<double>
 // Gaussian ones). Where it does not fall towards an end, as if it stayed flat for one more span.
 double massBeyondGrid(const GridDensity& density);
 
-}  // namespace evx
+} // namespace evx

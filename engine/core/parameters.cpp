@@ -46,7 +46,7 @@ int decimalsOf(double v)
     return 6;
 }
 
-}  // namespace
+} // namespace
 
 ParameterSpec realParameter(std::string name, std::string label, std::string unit, double minimum,
                             double maximum, double defaultValue, std::string tooltip, bool logScale)
@@ -132,8 +132,8 @@ ParameterSchema::ParameterSchema(std::vector<ParameterSpec> specs) : m_specs(std
 
 const ParameterSpec* ParameterSchema::find(const std::string& name) const
 {
-    auto it = std::find_if(m_specs.begin(), m_specs.end(),
-                           [&](const ParameterSpec& s) { return s.name == name; });
+    auto it =
+        std::find_if(m_specs.begin(), m_specs.end(), [&](const ParameterSpec& s) { return s.name == name; });
     return it == m_specs.end() ? nullptr : &*it;
 }
 
@@ -169,8 +169,8 @@ std::optional<std::string> ParameterSchema::check(const std::string& name, doubl
         if (value < s->minimum || value > s->maximum) {
             std::string unit = s->unit.empty() ? "" : " " + s->unit;
             return s->name + ": " + formatNumber(value, s->decimals) + " is outside the range " +
-                   formatNumber(s->minimum, s->decimals) + " to " +
-                   formatNumber(s->maximum, s->decimals) + unit;
+                   formatNumber(s->minimum, s->decimals) + " to " + formatNumber(s->maximum, s->decimals) +
+                   unit;
         }
         return std::nullopt;
     }
@@ -236,4 +236,4 @@ ParameterValues ParameterSchema::complete(const ParameterValues& values) const
     return out;
 }
 
-}  // namespace evx
+} // namespace evx

@@ -12,18 +12,18 @@ namespace evx {
 enum class ParameterKind { Real, Integer, Choice, Boolean };
 
 struct ParameterSpec {
-    std::string name;   // snake_case, stable: used in sessions and on the command line
-    std::string label;  // shown in the panel
-    std::string unit;   // SI unit shown beside the value; empty if dimensionless
+    std::string name;  // snake_case, stable: used in sessions and on the command line
+    std::string label; // shown in the panel
+    std::string unit;  // SI unit shown beside the value; empty if dimensionless
     ParameterKind kind = ParameterKind::Real;
     double minimum = 0;
     double maximum = 1;
     double defaultValue = 0;
     double step = 0.1;
     int decimals = 3;
-    std::vector<std::string> choices;  // Choice only; the value is the index
+    std::vector<std::string> choices; // Choice only; the value is the index
     std::string tooltip;
-    bool logScale = false;  // slider moves on a log scale (positive scales, widths)
+    bool logScale = false; // slider moves on a log scale (positive scales, widths)
     // The window's Play button steps this parameter by `step` until its maximum (e.g. the
     // number of samples, so a class watches a band shrink); at most one per scenario.
     bool animatable = false;
@@ -32,8 +32,7 @@ struct ParameterSpec {
 // A real parameter with a step of 1/200 of its range and as many decimals as the step
 // needs; enough for nearly every declaration.
 ParameterSpec realParameter(std::string name, std::string label, std::string unit, double minimum,
-                            double maximum, double defaultValue, std::string tooltip,
-                            bool logScale = false);
+                            double maximum, double defaultValue, std::string tooltip, bool logScale = false);
 
 ParameterSpec integerParameter(std::string name, std::string label, int minimum, int maximum,
                                int defaultValue, std::string tooltip, bool animatable = false);
@@ -72,4 +71,4 @@ private:
     std::vector<ParameterSpec> m_specs;
 };
 
-}  // namespace evx
+} // namespace evx

@@ -16,4 +16,4 @@ void RunContext::publish(const Figure& partial, double fraction) const
         m_progress(partial, fraction);
 }
 
-}  // namespace evx
+} // namespace evx

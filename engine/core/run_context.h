@@ -32,4 +32,4 @@ private:
     ProgressCallback m_progress;
 };
 
-}  // namespace evx
+} // namespace evx

@@ -25,4 +25,4 @@ ParameterValues Scenario::presetValues(const std::string& presetName) const
                            (names.empty() ? std::string(" (it has none)") : " (it has " + names + ")"));
 }
 
-}  // namespace evx
+} // namespace evx

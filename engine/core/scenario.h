@@ -15,26 +15,26 @@
 namespace evx {
 
 struct ScenarioInfo {
-    std::string id;     // kebab-case, stable: persisted in sessions and used on the command line
+    std::string id; // kebab-case, stable: persisted in sessions and used on the command line
     std::string title;
-    std::string topic;  // groups scenarios in the browser
-    std::string summary;  // one line for tooltips and --list-scenarios
+    std::string topic;   // groups scenarios in the browser
+    std::string summary; // one line for tooltips and --list-scenarios
 };
 
 struct Preset {
-    std::string name;         // e.g. "fig2-left"
-    std::string description;  // what it reproduces
-    ParameterValues values;   // only the parameters it changes
+    std::string name;        // e.g. "fig2-left"
+    std::string description; // what it reproduces
+    ParameterValues values;  // only the parameters it changes
 };
 
 // Inputs beyond the numeric parameters that a scenario accepts; the window offers them
 // (clicks on a plot, File → Open Data Set…) only to scenarios that declare them.
 struct ScenarioInputs {
-    bool userPoints = false;     // clicking plot `pointPlot` adds a point (e.g. a BQ sample location)
+    bool userPoints = false; // clicking plot `pointPlot` adds a point (e.g. a BQ sample location)
     int pointPlot = 0;
-    std::string pointsHelp;      // what a click does, shown in the status bar
-    bool dataFile = false;       // the user may open a data set from a file
-    std::string dataFileFilter;  // for the file dialog, e.g. "CSV files (*.csv)"
+    std::string pointsHelp;     // what a click does, shown in the status bar
+    bool dataFile = false;      // the user may open a data set from a file
+    std::string dataFileFilter; // for the file dialog, e.g. "CSV files (*.csv)"
     // The public data set it is written for, as named in ../shared/data (e.g. "scots_sec.csv");
     // tests and benchmarks run the scenario on that file.
     std::string dataSetName;
@@ -42,7 +42,7 @@ struct ScenarioInputs {
     // Limits, checked by validateRunInput before a run (core/input_limits.h). Points
     // outside the box are refused, not clamped: a point at 1e300 is a typing error.
     int maxPoints = 100;
-    std::array<double, 2> pointMin{-1e6, -1e6};  // (x, y)
+    std::array<double, 2> pointMin{-1e6, -1e6}; // (x, y)
     std::array<double, 2> pointMax{1e6, 1e6};
     std::uintmax_t maxDataBytes = std::uintmax_t(16) << 20;
 };
@@ -50,7 +50,7 @@ struct ScenarioInputs {
 // One kind of work a run does, counted from its input before it starts; a run whose count
 // exceeds the limit is refused with a message naming what to lower.
 struct WorkBudget {
-    std::string what;    // e.g. "sampler steps (walkers × steps over all runs)"
+    std::string what; // e.g. "sampler steps (walkers × steps over all runs)"
     double count = 0;
     double limit = 0;
     std::string lowerBy; // e.g. "n_e, walkers or jr_steps"
@@ -59,8 +59,8 @@ struct WorkBudget {
 // Everything one run depends on; sessions and the runner carry all of it.
 struct RunInput {
     ParameterValues values;
-    std::vector<std::array<double, 2>> points;  // clicked (x, y) in plot coordinates, in click order
-    std::string dataPath;                       // "" means the scenario's built-in data
+    std::vector<std::array<double, 2>> points; // clicked (x, y) in plot coordinates, in click order
+    std::string dataPath;                      // "" means the scenario's built-in data
 };
 
 class Scenario {
@@ -99,4 +99,4 @@ public:
     ParameterValues presetValues(const std::string& presetName) const;
 };
 
-}  // namespace evx
+} // namespace evx

@@ -71,13 +71,37 @@ const std::map<std::string, std::string> kComponents = {
 
 // Single tokens, after a component is split at '_'.
 const std::map<std::string, std::string> kTokens = {
-    {"mu", "μ"}, {"sigma", "σ"}, {"tau", "τ"}, {"lambda", "λ"}, {"omega", "ω"}, {"zeta", "ζ"},
-    {"alpha0", "α₀"}, {"beta0", "β₀"}, {"beta1", "β₁"}, {"gamma0", "γ₀"}, {"alpha", "α"},
-    {"beta", "β"}, {"gamma", "γ"}, {"ess", "ESS"}, {"kl", "KL"}, {"wvo", "WVO"}, {"meb", "MEB"},
-    {"mfvi", "MFVI"}, {"ncai", "NCAI"}, {"hmc", "HMC"}, {"rmse", "RMSE"}, {"elbo", "ELBO"},
-    {"rms", "RMS"}, {"z", "Z"}, {"abs", "|·|"}, {"lengthscale", "length-scale"},
-    {"acceptance", "acceptance rate"}, {"diff", "difference"}, {"mi", "MI"},
-    {"ll", "log-likelihood"}, {"bq", "BQ"},
+    {"mu", "μ"},
+    {"sigma", "σ"},
+    {"tau", "τ"},
+    {"lambda", "λ"},
+    {"omega", "ω"},
+    {"zeta", "ζ"},
+    {"alpha0", "α₀"},
+    {"beta0", "β₀"},
+    {"beta1", "β₁"},
+    {"gamma0", "γ₀"},
+    {"alpha", "α"},
+    {"beta", "β"},
+    {"gamma", "γ"},
+    {"ess", "ESS"},
+    {"kl", "KL"},
+    {"wvo", "WVO"},
+    {"meb", "MEB"},
+    {"mfvi", "MFVI"},
+    {"ncai", "NCAI"},
+    {"hmc", "HMC"},
+    {"rmse", "RMSE"},
+    {"elbo", "ELBO"},
+    {"rms", "RMS"},
+    {"z", "Z"},
+    {"abs", "|·|"},
+    {"lengthscale", "length-scale"},
+    {"acceptance", "acceptance rate"},
+    {"diff", "difference"},
+    {"mi", "MI"},
+    {"ll", "log-likelihood"},
+    {"bq", "BQ"},
 };
 
 std::vector<std::string> split(const std::string& text, char separator)
@@ -124,11 +148,11 @@ std::string readComponent(const std::string& component)
             word += '|';
             words.push_back(std::move(word));
         } else if (t == "p" && i + 1 < tokens.size()) {
-            words.push_back("P(" + tokens[++i] + ")");  // "p_x1" → "P(x1)"
+            words.push_back("P(" + tokens[++i] + ")"); // "p_x1" → "P(x1)"
         } else if (allDigits(t) && !words.empty()) {
-            words.back() += t;  // "lambda_1" → "λ1", "q_1" → "q1"
+            words.back() += t; // "lambda_1" → "λ1", "q_1" → "q1"
         } else if (t.size() > 1 && t[0] == 'k' && allDigits(t.substr(1))) {
-            words.push_back("k = " + t.substr(1));  // "k5": a subsample of 5 groups
+            words.push_back("k = " + t.substr(1)); // "k5": a subsample of 5 groups
         } else if (const auto it = kTokens.find(t); it != kTokens.end()) {
             words.push_back(it->second);
         } else {
@@ -168,7 +192,7 @@ std::string withoutTimeSuffix(const std::string& key)
     return unit.empty() ? key : key.substr(0, key.size() - unit.size() - 1);
 }
 
-}  // namespace
+} // namespace
 
 std::string summaryDisplayName(const std::string& key)
 {
@@ -176,7 +200,8 @@ std::string summaryDisplayName(const std::string& key)
         return it->second;
     const std::vector<std::string> components = split(withoutTimeSuffix(key), '.');
     const auto known = kThings.find(components.front());
-    std::string thing = known != kThings.end() ? known->second : capitalised(readComponent(components.front()));
+    std::string thing =
+        known != kThings.end() ? known->second : capitalised(readComponent(components.front()));
     if (components.size() == 1)
         return thing;
     std::vector<std::string> rest;
@@ -224,7 +249,7 @@ std::string formatSummaryNumber(double value)
     if (std::isnan(value))
         return "–";
     if (std::isinf(value))
-        return value > 0 ? "∞" : "-∞";  // ASCII minus, as in every negative number (pastes as text)
+        return value > 0 ? "∞" : "-∞"; // ASCII minus, as in every negative number (pastes as text)
     if (value == 0)
         return "0";
     char buffer[64];
@@ -290,4 +315,4 @@ std::vector<SummaryRow> presentSummary(const Summary& summary, const ParameterSc
     return rows;
 }
 
-}  // namespace evx
+} // namespace evx

@@ -37,12 +37,12 @@ struct SummaryUnit {
 };
 
 struct SummaryRow {
-    std::string key;   // stable, as in the Summary
-    std::string name;  // readable, unique within a summary
-    std::string unit;  // "" when dimensionless or unknown
-    double value = 0;  // in `unit` (a time may be converted from ms to s), snapped to 0 if noise
-    std::string text;  // value as shown
-    double raw = 0;    // as in the Summary
+    std::string key;  // stable, as in the Summary
+    std::string name; // readable, unique within a summary
+    std::string unit; // "" when dimensionless or unknown
+    double value = 0; // in `unit` (a time may be converted from ms to s), snapped to 0 if noise
+    std::string text; // value as shown
+    double raw = 0;   // as in the Summary
 };
 
 std::string summaryDisplayName(const std::string& key);
@@ -59,4 +59,4 @@ std::string formatSummaryNumber(double value);
 std::vector<SummaryRow> presentSummary(const Summary& summary, const ParameterSchema* schema = nullptr,
                                        const std::vector<SummaryUnit>& hints = {});
 
-}  // namespace evx
+} // namespace evx

@@ -15,7 +15,7 @@ constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 constexpr double kStartSds = 1;
 constexpr int kBlock = 8;
 
-}  // namespace
+} // namespace
 
 std::optional<std::vector<double>> bandedJeffrey(const GaussianNoiseRows& rows, const UniformGrid& xg,
                                                  const UniformGrid& yg, const std::vector<double>& qWeight,
@@ -39,7 +39,7 @@ std::optional<std::vector<double>> bandedJeffrey(const GaussianNoiseRows& rows, 
         const int i = original(k);
         mu[k] = rows.mean[i];
         invSd[k] = 1 / rows.sd[i];
-        peak[k] = rows.logPrior[i] - std::log(rows.sd[i]) - stats::kHalfLog2Pi;  // ln p(x_k) p(μ_k | x_k)
+        peak[k] = rows.logPrior[i] - std::log(rows.sd[i]) - stats::kHalfLog2Pi; // ln p(x_k) p(μ_k | x_k)
         sMax = std::max(sMax, rows.sd[i]);
     }
     // Largest row peak at or before k, and at or after k: the bound on rows beyond a band edge.
@@ -78,7 +78,7 @@ std::optional<std::vector<double>> bandedJeffrey(const GaussianNoiseRows& rows, 
                 peak.segment(from, n) - 0.5 * ((y - mu.segment(from, n)) * invSd.segment(from, n)).square();
             top = std::max(top, joint.segment(from, n).maxCoeff());
         };
-        auto add = [&](int from, int to) {  // keeps the segments sorted and merged
+        auto add = [&](int from, int to) { // keeps the segments sorted and merged
             if (!segments.empty() && segments.back().second == from)
                 segments.back().second = to;
             else
@@ -116,7 +116,7 @@ std::optional<std::vector<double>> bandedJeffrey(const GaussianNoiseRows& rows, 
             fill(from, std::min(to, blockFrom(first)));
             fill(std::max(from, blockTo(last)), to);
         }
-        if (!std::isfinite(top))  // this y is impossible under every x on the grid
+        if (!std::isfinite(top)) // this y is impossible under every x on the grid
             continue;
         double norm = 0;
         for (const auto& [from, to] : segments) {
@@ -128,7 +128,7 @@ std::optional<std::vector<double>> bandedJeffrey(const GaussianNoiseRows& rows, 
             if (to == nx)
                 norm -= 0.5 * e[to - from - 1];
         }
-        const double scale = qWeight[j] / (norm * dx);  // q̃_j p(x | y_j) on the filled rows
+        const double scale = qWeight[j] / (norm * dx); // q̃_j p(x | y_j) on the filled rows
         for (const auto& [from, to] : segments)
             sum.segment(from, to - from) += scale * joint.segment(from, to - from);
     }
@@ -139,4 +139,4 @@ std::optional<std::vector<double>> bandedJeffrey(const GaussianNoiseRows& rows, 
     return out;
 }
 
-}  // namespace evx::evidence
+} // namespace evx::evidence

@@ -24,13 +24,13 @@
 
 namespace evx::evidence {
 
-inline constexpr double kBandDepth = 50;  // nats below a column's largest joint value
+inline constexpr double kBandDepth = 50; // nats below a column's largest joint value
 
 // The row-wise Gaussian noise of the model on the latent grid.
 struct GaussianNoiseRows {
-    std::vector<double> logPrior;  // ln p(x_i) up to a constant (may be −∞)
-    std::vector<double> mean;      // μ(x_i)
-    std::vector<double> sd;        // s(x_i) > 0
+    std::vector<double> logPrior; // ln p(x_i) up to a constant (may be −∞)
+    std::vector<double> mean;     // μ(x_i)
+    std::vector<double> sd;       // s(x_i) > 0
 };
 
 // ln p_J(x_i) up to a constant (−∞ where no column reaches), or nullopt when μ is not monotone
@@ -39,4 +39,4 @@ std::optional<std::vector<double>> bandedJeffrey(const GaussianNoiseRows& rows, 
                                                  const UniformGrid& yg, const std::vector<double>& qWeight,
                                                  const RunContext& context);
 
-}  // namespace evx::evidence
+} // namespace evx::evidence

@@ -20,4 +20,4 @@ double GaussianEvidence::logDensity(double y) const
     return stats::normalLogPdf(y, m_centre, m_sd);
 }
 
-}  // namespace evx::evidence
+} // namespace evx::evidence

@@ -33,7 +33,7 @@ public:
 class EvidenceDensity {
 public:
     virtual ~EvidenceDensity() = default;
-    virtual double logDensity(double y) const = 0;  // normalised over y
+    virtual double logDensity(double y) const = 0; // normalised over y
     // E[Var[y | ζ]] under Jeffrey's reading.
     virtual double variance() const = 0;
     // An interval outside which q is negligible (below ~1e-20 of its peak).
@@ -45,7 +45,7 @@ public:
 // "flip" it between the three readings.
 class GaussianEvidence final : public EvidenceDensity {
 public:
-    GaussianEvidence(double centre, double sd);  // throws InvalidParameter for sd ≤ 0 or NaN
+    GaussianEvidence(double centre, double sd); // throws InvalidParameter for sd ≤ 0 or NaN
     double centre() const { return m_centre; }
     double sd() const { return m_sd; }
     double logDensity(double y) const override;
@@ -57,4 +57,4 @@ private:
     double m_centre, m_sd;
 };
 
-}  // namespace evx::evidence
+} // namespace evx::evidence

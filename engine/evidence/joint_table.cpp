@@ -24,7 +24,7 @@ Eigen::ArrayXd logMarginal(const Eigen::ArrayXXd& logP, const Eigen::ArrayXd& lo
     Eigen::ArrayXd out(m);
     for (Eigen::Index k = 0; k < m; ++k)
         out[k] = stats::logSumExp(overColumns ? Eigen::ArrayXd(logP.row(k).transpose() + logW)
-                                       : Eigen::ArrayXd(logP.col(k) + logW));
+                                              : Eigen::ArrayXd(logP.col(k) + logW));
     return out;
 }
 

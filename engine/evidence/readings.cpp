@@ -61,7 +61,7 @@ private:
     Eigen::ArrayXd m_mean, m_invSd, m_logNorm;
 };
 
-}  // namespace
+} // namespace
 
 ConsistencyCheck checkConsistency(const BaseModel& model, const EvidenceDensity& q,
                                   const UniformGrid& priorGrid)
@@ -141,7 +141,8 @@ Readings computeReadings(const BaseModel& model, const EvidenceDensity& q, doubl
                 }
                 r.jeffrey = normalisedDensity(xg, *logJeffrey, "Jeffrey's-rule posterior");
                 r.virtualEvidence = normalisedDensity(xg, logVirtual, "virtual-evidence posterior");
-                r.distributional = normalisedDensity(xg, logDistributional, "distributional-evidence posterior");
+                r.distributional =
+                    normalisedDensity(xg, logDistributional, "distributional-evidence posterior");
                 return r;
             }
         }
@@ -156,7 +157,7 @@ Readings computeReadings(const BaseModel& model, const EvidenceDensity& q, doubl
     Eigen::ArrayXd logLik(nx);
     const Eigen::Map<const Eigen::ArrayXd> logPrior(lp.data(), nx);
     const LikelihoodColumn likelihood(model, xg);
-    double virtualLogScale = kNegInf;  // virtualSum is stored divided by exp(virtualLogScale)
+    double virtualLogScale = kNegInf; // virtualSum is stored divided by exp(virtualLogScale)
 
     for (int j = 0; j < ny; ++j) {
         if ((j & 31) == 0)
@@ -165,13 +166,13 @@ Readings computeReadings(const BaseModel& model, const EvidenceDensity& q, doubl
         expectedLogLik += qWeight[j] * logLik;
         joint = logPrior + logLik;
         const double c = joint.maxCoeff();
-        if (!std::isfinite(c))  // this y is impossible under every x on the grid
+        if (!std::isfinite(c)) // this y is impossible under every x on the grid
             continue;
         Eigen::ArrayXd e = (joint - c).exp();
         double norm = 0;
         for (int i = 0; i < nx; ++i)
             norm += xg.weight(i) * e[i];
-        jeffrey += (qWeight[j] / norm) * e;  // q(y_j) p(x | y_j), normalised for this y
+        jeffrey += (qWeight[j] / norm) * e; // q(y_j) p(x | y_j), normalised for this y
         // Virtual evidence: Σ_j w_j q(y_j) p(x) p(y_j | x), accumulated as a running
         // log-sum-exp over columns so no column has to be kept.
         const double logScale = std::log(yg.weight(j)) + logQ[j] + c;
@@ -197,4 +198,4 @@ Readings computeReadings(const BaseModel& model, const EvidenceDensity& q, doubl
     return r;
 }
 
-}  // namespace evx::evidence
+} // namespace evx::evidence

@@ -28,14 +28,14 @@ namespace evx::evidence {
 // Thm 3.3 (III): Jeffrey's rule can only be consistent with the base model if
 // Var[y] ≥ E[Var[y | ζ]].
 struct ConsistencyCheck {
-    double varY = 0;                // Var[y] under the base model
-    double expectedVarGivenZeta = 0;  // E[Var[y | ζ]] under the evidence
+    double varY = 0;                 // Var[y] under the base model
+    double expectedVarGivenZeta = 0; // E[Var[y | ζ]] under the evidence
     bool consistent() const { return varY >= expectedVarGivenZeta; }
 };
 
 struct Readings {
-    GridDensity prior;  // on the prior grid
-    GridDensity exact;  // the rest on the latent grid
+    GridDensity prior; // on the prior grid
+    GridDensity exact; // the rest on the latent grid
     GridDensity jeffrey;
     GridDensity virtualEvidence;
     GridDensity distributional;
@@ -43,9 +43,9 @@ struct Readings {
 };
 
 struct ReadingGrids {
-    UniformGrid prior;       // covers the prior's mass: prior moments and the consistency check
-    UniformGrid latent;      // covers every posterior's mass, finely enough to resolve the narrowest
-    UniformGrid observable;  // covers q's support, resolving p(y | x) in y
+    UniformGrid prior;      // covers the prior's mass: prior moments and the consistency check
+    UniformGrid latent;     // covers every posterior's mass, finely enough to resolve the narrowest
+    UniformGrid observable; // covers q's support, resolving p(y | x) in y
 };
 
 // y0 is the value "exact evidence" conditions on. Polls context for cancellation.
@@ -56,4 +56,4 @@ Readings computeReadings(const BaseModel& model, const EvidenceDensity& q, doubl
 ConsistencyCheck checkConsistency(const BaseModel& model, const EvidenceDensity& q,
                                   const UniformGrid& priorGrid);
 
-}  // namespace evx::evidence
+} // namespace evx::evidence

@@ -37,8 +37,7 @@ double clipHigh(Divergence d)
 
 // f at r = exp(logRatio), for one value (double) or many at once (Eigen::ArrayXd, whose
 // expm1 and abs act element-wise): one formula per divergence for both.
-template <class T>
-T fOf(Divergence d, const T& logRatio)
+template <class T> T fOf(Divergence d, const T& logRatio)
 {
     using Eigen::abs, Eigen::expm1, std::abs, std::expm1;
     switch (d) {
@@ -102,7 +101,6 @@ std::vector<std::string> divergenceIds()
         ids.push_back(divergenceId(d));
     return ids;
 }
-
 
 double fOfLogRatio(Divergence d, double logRatio)
 {

@@ -44,8 +44,7 @@ void refitSurfaceGp(gp::GpRegression& gp, const ParameterBox& box, const Eigen::
     const double mean = values.mean(), var = std::max((values.array() - mean).square().mean(), 1e-8);
     gp.setPriorMean(mean);
     if (fresh) {
-        gp.setKernel(
-            gp::Kernel(kernel, var, Eigen::VectorXd::Constant(box.dimension(), 0.3)));
+        gp.setKernel(gp::Kernel(kernel, var, Eigen::VectorXd::Constant(box.dimension(), 0.3)));
         gp.setData(toUnit(box, thetas), values);
         gp.enableNoise(0.01 * var);
         gp.enableConstant(var);
@@ -182,9 +181,10 @@ BayesOptState smoothEvaluations(const ParameterBox& box, const Eigen::MatrixXd& 
     return state;
 }
 
-ShapedSurfaces smoothWithShape(const ParameterBox& box, const Eigen::MatrixXd& grid, const Eigen::MatrixXd& thetas,
-                               const Eigen::MatrixXd& values, gp::KernelKind kernel,
-                               const Eigen::VectorXd& logHyperparameters, const RunContext& context)
+ShapedSurfaces smoothWithShape(const ParameterBox& box, const Eigen::MatrixXd& grid,
+                               const Eigen::MatrixXd& thetas, const Eigen::MatrixXd& values,
+                               gp::KernelKind kernel, const Eigen::VectorXd& logHyperparameters,
+                               const RunContext& context)
 {
     const int d = box.dimension();
     if (thetas.rows() != values.rows() || thetas.rows() < 2 || thetas.cols() != d ||

@@ -5,8 +5,8 @@
 // over θ from evaluations chosen by UCB (classifiers, Gen BayesOpt): σ²·Matérn + constant
 // + white noise on the unit box (Matérn-5/2 by default, the paper's 3/2 on request: n = 90
 // multiplies the surface, so its curvature near the minimum sets the posterior's width, and
-// the rougher 3/2 paths turn evaluation noise into wiggles there), refitted after every acquisition, each acquisition the grid
-// point maximising the UCB of the log posterior, −n μ_D + β n σ_D (n only scales it: the
+// the rougher 3/2 paths turn evaluation noise into wiggles there), refitted after every acquisition, each
+// acquisition the grid point maximising the UCB of the log posterior, −n μ_D + β n σ_D (n only scales it: the
 // point minimising μ_D − β σ_D).
 
 #include "core/run_context.h"
@@ -81,8 +81,9 @@ struct ShapedSurfaces {
     Eigen::MatrixXd means;   // grid rows × columns of values
     Eigen::VectorXd sdRatio; // σ̂/σ per column: its sd on the grid is sdRatio · (the given GP's sd)
 };
-ShapedSurfaces smoothWithShape(const ParameterBox& box, const Eigen::MatrixXd& grid, const Eigen::MatrixXd& thetas,
-                               const Eigen::MatrixXd& values, gp::KernelKind kernel,
-                               const Eigen::VectorXd& logHyperparameters, const RunContext& context);
+ShapedSurfaces smoothWithShape(const ParameterBox& box, const Eigen::MatrixXd& grid,
+                               const Eigen::MatrixXd& thetas, const Eigen::MatrixXd& values,
+                               gp::KernelKind kernel, const Eigen::VectorXd& logHyperparameters,
+                               const RunContext& context);
 
 } // namespace evx::genbayes

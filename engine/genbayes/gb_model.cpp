@@ -177,7 +177,8 @@ public:
 
 Points GbModel::simulate(const Eigen::VectorXd& theta, int count, std::mt19937_64& rng) const
 {
-    return simulateFromUniforms(theta, simulationUniforms(count, uniformsPerDraw(), SimulationDesign::Independent, rng));
+    return simulateFromUniforms(
+        theta, simulationUniforms(count, uniformsPerDraw(), SimulationDesign::Independent, rng));
 }
 
 Eigen::MatrixXd simulationUniforms(int count, int columns, SimulationDesign design, std::mt19937_64& rng)

@@ -40,7 +40,8 @@ public:
     // uniformsPerDraw() values in (0, 1): the simulator's randomness made explicit, so the
     // caller chooses its design (independent draws, a Latin hypercube, common numbers).
     virtual int uniformsPerDraw() const = 0;
-    virtual Points simulateFromUniforms(const Eigen::VectorXd& theta, const Eigen::MatrixXd& uniforms) const = 0;
+    virtual Points simulateFromUniforms(const Eigen::VectorXd& theta,
+                                        const Eigen::MatrixXd& uniforms) const = 0;
     // count points from independent uniforms: the same seed at two θ's gives common random
     // numbers (METHODS §4, lead 2).
     Points simulate(const Eigen::VectorXd& theta, int count, std::mt19937_64& rng) const;

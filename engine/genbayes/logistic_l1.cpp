@@ -94,8 +94,8 @@ LogisticFit fitLogisticL1(const LogisticData& data, double c, const L1Options& o
 {
     LogisticFit fit;
     fit.weights = Eigen::VectorXd::Zero(data.features.cols());
-    fit.iterations = coordinateDescent(data, augmentedOuterProducts(data.features), c, options,
-                                       fit.intercept, fit.weights, fit.converged);
+    fit.iterations = coordinateDescent(data, augmentedOuterProducts(data.features), c, options, fit.intercept,
+                                       fit.weights, fit.converged);
     fit.penalty = c;
     return fit;
 }

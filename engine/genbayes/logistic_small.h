@@ -8,10 +8,8 @@ namespace evx::genbayes {
 
 // A matrix or vector of at most maxP rows kept on the stack (maxP = Eigen::Dynamic: the heap),
 // so that an iteration allocates nothing.
-template <int maxP>
-using SmallMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, maxP, maxP>;
-template <int maxP>
-using SmallVector = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, maxP, 1>;
+template <int maxP> using SmallMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, maxP, maxP>;
+template <int maxP> using SmallVector = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, maxP, 1>;
 
 // The largest d + 1 served from the stack; solvers fall back to dynamic sizes above it.
 constexpr int kSmallSize = 8;
@@ -19,8 +17,7 @@ constexpr int kSmallSize = 8;
 // S = P⁻¹ from the Cholesky factor L of P = L Lᵀ: L⁻¹ by forward substitution, then
 // S = L⁻ᵀ L⁻¹. By hand because Eigen sends a triangular solve with a matrix right-hand side
 // through its blocked level-3 kernel, whose set-up costs more than the arithmetic at p ≤ 8.
-template <class Matrix>
-void inverseFromCholesky(const Matrix& l, Matrix& lInverse, Matrix& s)
+template <class Matrix> void inverseFromCholesky(const Matrix& l, Matrix& lInverse, Matrix& s)
 {
     const Eigen::Index p = l.rows();
     lInverse.setZero();

@@ -23,20 +23,22 @@ Eigen::VectorXd classifierLogRatios(const GbModel& model, const Points& observed
     // Fold k holds the points i ≡ k (mod K); the largest training set has n − ⌊n/K⌋ points.
     const Eigen::Index simulations = n - n / folds;
     std::mt19937_64 rng(simulationSeed);
-    Eigen::MatrixXd simulated = model.features(
-        model.simulateFromUniforms(
-            theta, simulationUniforms(int(simulations), model.uniformsPerDraw(), design, rng)),
-        observed);
+    Eigen::MatrixXd simulated =
+        model.features(model.simulateFromUniforms(
+                           theta, simulationUniforms(int(simulations), model.uniformsPerDraw(), design, rng)),
+                       observed);
     Eigen::MatrixXd features = model.features(observed, observed);
     const Eigen::Index d = features.cols();
     if (whiten) {
         const Eigen::RowVectorXd mean = features.colwise().mean();
         const Eigen::MatrixXd centred = features.rowwise() - mean;
-        const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(centred.transpose() * centred / double(n - 1));
+        const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(centred.transpose() * centred /
+                                                                   double(n - 1));
         // A direction without spread in the sample (a constant feature) keeps a finite scale.
         const Eigen::VectorXd spread =
             eigen.eigenvalues().cwiseMax(1e-12 * std::max(eigen.eigenvalues().maxCoeff(), 1e-300));
-        const Eigen::MatrixXd toPrincipal = eigen.eigenvectors() * spread.cwiseSqrt().cwiseInverse().asDiagonal();
+        const Eigen::MatrixXd toPrincipal =
+            eigen.eigenvectors() * spread.cwiseSqrt().cwiseInverse().asDiagonal();
         simulated = (simulated.rowwise() - mean) * toPrincipal;
         features = centred * toPrincipal;
     }

@@ -16,7 +16,7 @@ constexpr double kLastEpsilon = 1e-2;
 constexpr double kPivotFloor = 1e-13;
 // Below this capacity a regrowth copies less than an append costs anyway.
 constexpr int kMigrateFrom = 64;
-}  // namespace
+} // namespace
 
 void CheckedCholesky::reserve(int n)
 {
@@ -65,7 +65,7 @@ void CheckedCholesky::factorWithJitter(double startEpsilon)
 {
     m_revision = ++g_revisions;
     if (m_n == 0)
-        return;  // an empty factor (minCoeff of an empty diagonal is undefined)
+        return; // an empty factor (minCoeff of an empty diagonal is undefined)
     const auto k = m_k.topLeftCorner(m_n, m_n);
     if (!k.allFinite())
         throw NumericalError("the kernel matrix has entries that are not finite numbers");
@@ -170,7 +170,9 @@ Eigen::MatrixXd CheckedCholesky::inverse() const
     Eigen::MatrixXd linv = Eigen::MatrixXd::Zero(m_n, m_n);
     for (int j = 0; j < m_n; ++j) {
         linv(j, j) = 1;
-        l.bottomRightCorner(m_n - j, m_n - j).triangularView<Eigen::Lower>().solveInPlace(linv.col(j).tail(m_n - j));
+        l.bottomRightCorner(m_n - j, m_n - j)
+            .triangularView<Eigen::Lower>()
+            .solveInPlace(linv.col(j).tail(m_n - j));
     }
     Eigen::MatrixXd inv(m_n, m_n);
     for (int j = 0; j < m_n; ++j)
@@ -179,4 +181,4 @@ Eigen::MatrixXd CheckedCholesky::inverse() const
     return inv;
 }
 
-}  // namespace evx::gp
+} // namespace evx::gp

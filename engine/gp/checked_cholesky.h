@@ -32,13 +32,16 @@ public:
     // factor can tell a row append from anything else (FixedPointPredictor).
     std::uint64_t revision() const { return m_revision; }
     double jitter() const { return m_jitter; }
-    auto kernelMatrix() const { return m_k.topLeftCorner(m_n, m_n); }  // K without the jitter  // absolute amount added to the diagonal; 0 if none
+    auto kernelMatrix() const
+    {
+        return m_k.topLeftCorner(m_n, m_n);
+    } // K without the jitter  // absolute amount added to the diagonal; 0 if none
     // Lower-triangular factor (a view into storage that grows geometrically).
     auto matrixL() const { return m_l.topLeftCorner(m_n, m_n).triangularView<Eigen::Lower>(); }
-    Eigen::VectorXd solveL(const Eigen::VectorXd& b) const;  // L⁻¹ b
-    Eigen::VectorXd solve(const Eigen::VectorXd& b) const;   // K⁻¹ b
+    Eigen::VectorXd solveL(const Eigen::VectorXd& b) const; // L⁻¹ b
+    Eigen::VectorXd solve(const Eigen::VectorXd& b) const;  // K⁻¹ b
     Eigen::MatrixXd solveL(const Eigen::MatrixXd& b) const;
-    double logDeterminant() const;                           // log det(K + jitter I)
+    double logDeterminant() const; // log det(K + jitter I)
     Eigen::MatrixXd inverse() const;
 
 private:
@@ -52,14 +55,14 @@ private:
     void abortMigration();
     bool migrating() const { return m_nextL.rows() > 0; }
 
-    Eigen::MatrixXd m_k;  // the kernel matrix without jitter (top-left m_n × m_n)
+    Eigen::MatrixXd m_k; // the kernel matrix without jitter (top-left m_n × m_n)
     Eigen::MatrixXd m_l;
-    Eigen::MatrixXd m_nextK, m_nextL;  // the doubled storage being filled, empty when not migrating
-    int m_migrateRows = 0;             // the block (rows and columns) that is being copied
+    Eigen::MatrixXd m_nextK, m_nextL; // the doubled storage being filled, empty when not migrating
+    int m_migrateRows = 0;            // the block (rows and columns) that is being copied
     int m_migratedColumns = 0;
     int m_n = 0;
     double m_jitter = 0;
     std::uint64_t m_revision = 0;
 };
 
-}  // namespace evx::gp
+} // namespace evx::gp

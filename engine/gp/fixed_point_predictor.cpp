@@ -60,7 +60,8 @@ void FixedPointPredictor::predict(const GpRegression& gp, Eigen::VectorXd& mean,
         return;
     }
     mean = (cross().transpose() * gp.alpha()).array() + gp.priorMean();
-    variance = (gp.kernel().diagonal() - whitened().colwise().squaredNorm().array()).max(0.0).matrix().transpose();
+    variance =
+        (gp.kernel().diagonal() - whitened().colwise().squaredNorm().array()).max(0.0).matrix().transpose();
 }
 
-}  // namespace evx::gp
+} // namespace evx::gp

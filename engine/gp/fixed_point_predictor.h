@@ -30,11 +30,11 @@ private:
     void reserve(int rows);
 
     Eigen::MatrixXd m_xs;
-    Eigen::MatrixXd m_x;  // the inputs the rows belong to (top m_n rows)
+    Eigen::MatrixXd m_x; // the inputs the rows belong to (top m_n rows)
     Eigen::MatrixXd m_k;
     Eigen::MatrixXd m_v;
     int m_n = 0;
     std::uint64_t m_revision = 0;
 };
 
-}  // namespace evx::gp
+} // namespace evx::gp

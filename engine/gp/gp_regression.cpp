@@ -149,7 +149,7 @@ void GpRegression::predict(const Eigen::MatrixXd& xs, Eigen::VectorXd& mean, Eig
         variance = Eigen::VectorXd::Constant(m, prior);
         return;
     }
-    Eigen::MatrixXd ks = m_kernel.matrix(m_x, xs);  // n × m
+    Eigen::MatrixXd ks = m_kernel.matrix(m_x, xs); // n × m
     if (m_hasConstant)
         ks.array() += m_constant;
     mean = (ks.transpose() * m_alpha).array() + m_mean;
@@ -248,13 +248,13 @@ FitResult fitLengthscaleByScan(GpRegression& gp, const FitOptions& options)
     const double chosen = f <= bestF ? logW : bestLog;
     result.logMarginalLikelihood = -profiled(chosen);
     if (!std::isfinite(result.logMarginalLikelihood)) {
-        gp.setKernel(initial);  // nothing factorised: leave the kernel as it came
+        gp.setKernel(initial); // nothing factorised: leave the kernel as it came
         result.converged = false;
     }
     return result;
 }
 
-}  // namespace
+} // namespace
 
 FitResult fitHyperparameters(GpRegression& gp, const FitOptions& options)
 {
@@ -265,7 +265,7 @@ FitResult fitHyperparameters(GpRegression& gp, const FitOptions& options)
     if (options.startGrid > 1 && dims == 1 && profile)
         return fitLengthscaleByScan(gp, options);
     const Eigen::VectorXd start = gp.logHyperparameters();
-    const int offset = profile ? 1 : 0;  // with h profiled, θ holds the log lengthscales only
+    const int offset = profile ? 1 : 0; // with h profiled, θ holds the log lengthscales only
     const int p = int(start.size()) - offset;
     const Eigen::VectorXd& y = gp.targets();
     const double yMean = y.mean();
@@ -322,10 +322,10 @@ FitResult fitHyperparameters(GpRegression& gp, const FitOptions& options)
             grad = lastGrad;
             return lastF;
         }
-        lastU.resize(0);  // gp is about to leave that point
+        lastU.resize(0); // gp is about to leave that point
         grad = Eigen::VectorXd::Zero(p);
         if (!uu.allFinite())
-            return 1e300;  // a line search overshooting to inf/NaN: reject the step
+            return 1e300; // a line search overshooting to inf/NaN: reject the step
         work.tail(p) = toTheta(uu);
         double f = 0;
         Eigen::VectorXd gTheta;
@@ -340,7 +340,7 @@ FitResult fitHyperparameters(GpRegression& gp, const FitOptions& options)
             f = -gp.logMarginalLikelihood();
             gTheta = -gp.logMarginalLikelihoodGradient().tail(p);
         } catch (const NumericalError&) {
-            return 1e300;  // not factorisable even with jitter: a point the search must avoid
+            return 1e300; // not factorisable even with jitter: a point the search must avoid
         }
         for (int j = 0; j < p; ++j) {
             const double sg = 1 / (1 + std::exp(-uu[j]));
@@ -398,4 +398,4 @@ FitResult fitHyperparameters(GpRegression& gp, const FitOptions& options)
     return result;
 }
 
-}  // namespace evx::gp
+} // namespace evx::gp

@@ -21,7 +21,10 @@ namespace evx::gp {
 
 class GpRegression {
 public:
-    explicit GpRegression(Kernel kernel, double priorMean = 0) : m_kernel(std::move(kernel)), m_mean(priorMean) {}
+    explicit GpRegression(Kernel kernel, double priorMean = 0)
+        : m_kernel(std::move(kernel)), m_mean(priorMean)
+    {
+    }
 
     // Full fit: factors K(X, X).
     void setData(const Eigen::MatrixXd& x, const Eigen::VectorXd& y);
@@ -45,7 +48,7 @@ public:
     double noiseVariance() const { return m_noise; }
     double constantVariance() const { return m_constant; }
     Eigen::VectorXd logHyperparameters() const;
-    void setLogHyperparameters(const Eigen::VectorXd& theta);  // refactors
+    void setLogHyperparameters(const Eigen::VectorXd& theta); // refactors
 
     const Kernel& kernel() const { return m_kernel; }
     double priorMean() const { return m_mean; }
@@ -54,21 +57,21 @@ public:
     int size() const { return int(m_y.size()); }
     const CheckedCholesky& factor() const { return m_chol; }
     double jitter() const { return m_chol.jitter(); }
-    const Eigen::VectorXd& alpha() const { return m_alpha; }  // K⁻¹(y − m)
+    const Eigen::VectorXd& alpha() const { return m_alpha; } // K⁻¹(y − m)
 
     double mean(const double* x) const;
     double variance(const double* x) const;
     // Means and variances at the rows of xs.
     void predict(const Eigen::MatrixXd& xs, Eigen::VectorXd& mean, Eigen::VectorXd& variance) const;
-    Eigen::VectorXd predictMean(const Eigen::MatrixXd& xs) const;  // without the O(n²) variances
+    Eigen::VectorXd predictMean(const Eigen::MatrixXd& xs) const; // without the O(n²) variances
 
     double logMarginalLikelihood() const;
-    Eigen::VectorXd logMarginalLikelihoodGradient() const;  // w.r.t. logHyperparameters()
+    Eigen::VectorXd logMarginalLikelihoodGradient() const; // w.r.t. logHyperparameters()
     double profiledOutputScale() const;                    // ĥ, see above
 
 private:
     void refresh();
-    Eigen::VectorXd crossCovariance(const double* x) const;  // k*(X, x)
+    Eigen::VectorXd crossCovariance(const double* x) const; // k*(X, x)
 
     Kernel m_kernel;
     double m_mean;
@@ -87,14 +90,14 @@ struct FitOptions {
     double minLengthscale = 1e-3;
     double maxLengthscale = 1e3;
     int maxIterations = 40;
-    double tolerance = 1e-6;  // LBFGS++ epsilon: stop at |∇| ≤ tolerance·max(1, |u|)
+    double tolerance = 1e-6; // LBFGS++ epsilon: stop at |∇| ≤ tolerance·max(1, |u|)
     // Also stop once an iteration changes log p by less than this times max(1, |log p|)
     // (LBFGS++'s delta test over one iteration; 0: off). Beyond n ≈ 100 the likelihood of an
     // interpolating GP is only known to ~1e-6 of its size (rounding in log|K| and rᵀK⁻¹r), so the
     // gradient test cannot be met: without this the line search hunts through rounding noise
     // until it gives up (10–40 evaluations at O(n³) each).
     double relativeImprovement = 0;
-    int maxLineSearch = 40;  // trial points per line search before LBFGS++ gives up
+    int maxLineSearch = 40; // trial points per line search before LBFGS++ gives up
     // A start closer than this fraction of a bounded range to a bound begins this far in. The
     // bounds are a logistic change of variables whose slope vanishes at the ends: a warm start
     // from a fit that ended on a bound (1e-6 in) sees a gradient scaled by ~1e-6 and stays there,
@@ -120,4 +123,4 @@ struct FitResult {
 // stopped at its iteration limit or on a failed line search.
 FitResult fitHyperparameters(GpRegression& gp, const FitOptions& options = {});
 
-}  // namespace evx::gp
+} // namespace evx::gp

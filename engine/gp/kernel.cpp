@@ -28,7 +28,8 @@ bool uniformGrid(const Eigen::MatrixXd& g, double& lo, double& h)
     h = (hi - lo) / double(m - 1);
     if (!(h > 0) || !std::isfinite(hi - lo))
         return false;
-    const double tol = 8 * std::numeric_limits<double>::epsilon() * (std::fabs(lo) + std::fabs(hi) + (hi - lo));
+    const double tol =
+        8 * std::numeric_limits<double>::epsilon() * (std::fabs(lo) + std::fabs(hi) + (hi - lo));
     for (Eigen::Index j = 1; j + 1 < m; ++j)
         if (!(std::fabs(g(j, 0) - (lo + double(j) * h)) <= tol))
             return false;
@@ -70,7 +71,7 @@ Eigen::MatrixXd gaussianToGrid(const Eigen::VectorXd& x, double lo, double h, Ei
     }
     return k;
 }
-}  // namespace
+} // namespace
 
 Kernel::Kernel(KernelKind kind, double outputScale, Eigen::VectorXd lengthscales)
     : m_kind(kind), m_h(outputScale), m_w(std::move(lengthscales))
@@ -193,7 +194,7 @@ std::vector<Eigen::MatrixXd> Kernel::matrixGradients(const Eigen::MatrixXd& x, c
 {
     const int n = int(x.rows()), dims = int(m_w.size());
     std::vector<Eigen::MatrixXd> g;
-    g.push_back(k);  // ∂k/∂log h = k for both kernels
+    g.push_back(k); // ∂k/∂log h = k for both kernels
     if (m_kind == KernelKind::Gaussian) {
         // N(x|x', w²) ∝ w⁻¹ exp(−u²/2): ∂/∂log w = (u² − 1)·k. Column by column with Eigen's
         // packet arithmetic (the same operations per entry as the scalar loop below, so the
@@ -228,4 +229,4 @@ std::vector<Eigen::MatrixXd> Kernel::matrixGradients(const Eigen::MatrixXd& x, c
     return g;
 }
 
-}  // namespace evx::gp
+} // namespace evx::gp

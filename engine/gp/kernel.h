@@ -33,12 +33,12 @@ public:
     void setLengthscales(const Eigen::VectorXd& w) { m_w = w; }
 
     double operator()(const double* x, const double* y) const;
-    double diagonal() const;  // k(x, x)
+    double diagonal() const; // k(x, x)
     Eigen::MatrixXd matrix(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) const;
-    Eigen::MatrixXd matrix(const Eigen::MatrixXd& x) const;  // k(X, X), symmetric: half the work
-    Eigen::VectorXd column(const Eigen::MatrixXd& x, const double* y) const;  // k(x_i, y)
+    Eigen::MatrixXd matrix(const Eigen::MatrixXd& x) const; // k(X, X), symmetric: half the work
+    Eigen::VectorXd column(const Eigen::MatrixXd& x, const double* y) const; // k(x_i, y)
 
-    Eigen::VectorXd logParameters() const;  // (log h, log w_1, …)
+    Eigen::VectorXd logParameters() const; // (log h, log w_1, …)
     void setLogParameters(const Eigen::VectorXd& theta);
     // ∂K/∂θ_j for K = k(X, X), j over logParameters().
     std::vector<Eigen::MatrixXd> matrixGradients(const Eigen::MatrixXd& x) const;
@@ -51,4 +51,4 @@ private:
     Eigen::VectorXd m_w = Eigen::VectorXd::Ones(1);
 };
 
-}  // namespace evx::gp
+} // namespace evx::gp

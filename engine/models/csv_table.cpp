@@ -41,7 +41,8 @@ int CsvTable::column(const std::string& name) const
     return -1;
 }
 
-CsvTable readCsv(const std::string& path, const std::vector<std::string>& requiredColumns, std::uintmax_t maxBytes)
+CsvTable readCsv(const std::string& path, const std::vector<std::string>& requiredColumns,
+                 std::uintmax_t maxBytes)
 {
     checkDataFile(path, maxBytes);
     std::ifstream in(path, std::ios::binary);
@@ -77,7 +78,8 @@ CsvTable readCsv(const std::string& path, const std::vector<std::string>& requir
             std::string have;
             for (const std::string& h : t.header)
                 have += (have.empty() ? "" : ", ") + h;
-            throw InvalidParameter(path + " has no column '" + c + "' (its columns: " + quoteForMessage(have) + ")");
+            throw InvalidParameter(path + " has no column '" + c +
+                                   "' (its columns: " + quoteForMessage(have) + ")");
         }
     return t;
 }
@@ -105,8 +107,9 @@ std::vector<double> numericColumn(const CsvTable& table, const std::string& name
         if (std::fabs(x) > maxMagnitude) {
             char limit[32];
             std::snprintf(limit, sizeof limit, "%g", maxMagnitude);
-            throw InvalidParameter(path + ", data row " + std::to_string(r + 1) + ": column '" + name + "' holds " +
-                                   quoteForMessage(cell) + ", beyond the ±" + limit + " such data can hold");
+            throw InvalidParameter(path + ", data row " + std::to_string(r + 1) + ": column '" + name +
+                                   "' holds " + quoteForMessage(cell) + ", beyond the ±" + limit +
+                                   " such data can hold");
         }
         v.push_back(x);
     }

@@ -50,4 +50,4 @@ evidence::ConditionalMoments DropBallModel::observable(double g) const
     return {fallTime(g), m_modelSd * m_modelSd};
 }
 
-}  // namespace evx::models
+} // namespace evx::models

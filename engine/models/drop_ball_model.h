@@ -13,9 +13,9 @@ public:
     // Throws InvalidParameter unless height, the sds and the prior mean are positive.
     DropBallModel(double height, double modelSd, double priorMean, double priorSd);
 
-    double fallTime(double g) const;     // sqrt(2h/g)
-    double gForTime(double t) const;     // 2h/t², the inverse of fallTime
-    double logPrior(double g) const override;  // -inf for g ≤ 0
+    double fallTime(double g) const;          // sqrt(2h/g)
+    double gForTime(double t) const;          // 2h/t², the inverse of fallTime
+    double logPrior(double g) const override; // -inf for g ≤ 0
     double logLikelihood(double t, double g) const override;
     evidence::ConditionalMoments observable(double g) const override;
     bool hasGaussianNoise() const override { return true; }
@@ -29,4 +29,4 @@ private:
     double m_height, m_modelSd, m_priorMean, m_priorSd;
 };
 
-}  // namespace evx::models
+} // namespace evx::models

@@ -20,7 +20,7 @@ Normal fromPrecision(double precision, double precisionTimesMean)
     return {precisionTimesMean / precision, 1 / std::sqrt(precision)};
 }
 
-}  // namespace
+} // namespace
 
 double Normal::pdf(double x) const
 {
@@ -74,4 +74,4 @@ GaussianReadings closedFormReadings(const LinearGaussianModel& model, double zet
     return r;
 }
 
-}  // namespace evx::models
+} // namespace evx::models

@@ -37,11 +37,11 @@ private:
 
 struct GaussianReadings {
     Normal prior, exact, jeffrey, virtualEvidence, distributional;
-    Normal predictive;  // p(y)
+    Normal predictive; // p(y)
     double varY = 0;
     double expectedVarGivenZeta = 0;
 };
 
 GaussianReadings closedFormReadings(const LinearGaussianModel& model, double zeta, double evidenceSd);
 
-}  // namespace evx::models
+} // namespace evx::models

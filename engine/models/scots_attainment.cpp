@@ -46,7 +46,8 @@ AttainmentData readAttainment(const std::string& path)
         if (code < 1 || code != std::floor(code) || code > double(n))
             throw InvalidParameter(path + ", data row " + std::to_string(i + 1) +
                                    ": 'second' must be a school code from 1 to the number of pupils (" +
-                                   std::to_string(n) + "); it is " + quoteForMessage(t.rows[i][t.column("second")]));
+                                   std::to_string(n) + "); it is " +
+                                   quoteForMessage(t.rows[i][t.column("second")]));
         maxCode = std::max(maxCode, static_cast<int>(code));
     }
     for (std::size_t i = 0; i < n; ++i) {
@@ -146,11 +147,13 @@ double SharedDesignSchools::logLik(const Eigen::VectorXd& t) const
     }
     const double p = w * prec.sum(), c = p + 1 / sa2;
     const double quad =
-        w * (prec.array() * (m_s2.array() - 2 * mu.array() * m_s1.array() + mu.array().square() * m_s0)).sum();
+        w *
+        (prec.array() * (m_s2.array() - 2 * mu.array() * m_s1.array() + mu.array().square() * m_s0)).sum();
     const double d = a0 / sa2 - w * prec.dot(mu);
     const double bb = w * w * prec.dot(m_m * prec) + 2 * w * d * prec.dot(m_s1) + d * d * m_s0;
-    const double perSchool = -0.5 * (w * static_cast<double>(n) * std::log(2 * std::numbers::pi) + 2 * w * sumLogSd) -
-                             0.5 * std::log1p(sa2 * p) - 0.5 * a0 * a0 / sa2;
+    const double perSchool =
+        -0.5 * (w * static_cast<double>(n) * std::log(2 * std::numbers::pi) + 2 * w * sumLogSd) -
+        0.5 * std::log1p(sa2 * p) - 0.5 * a0 * a0 / sa2;
     return m_s0 * perSchool - 0.5 * quad + 0.5 * bb / c;
 }
 
@@ -169,7 +172,8 @@ Eigen::Matrix<double, 5, 5> designMoments(const Pupils& p)
 
 } // namespace
 
-Pupils momentMatchedDesign(const std::vector<const Pupils*>& pool, int n, int candidates, std::mt19937_64& rng)
+Pupils momentMatchedDesign(const std::vector<const Pupils*>& pool, int n, int candidates,
+                           std::mt19937_64& rng)
 {
     if (pool.empty() || n < 1 || candidates < 1)
         throw InvalidParameter("a shared design needs pupils to draw from, n ≥ 1 and a candidate");

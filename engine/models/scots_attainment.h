@@ -62,7 +62,7 @@ public:
     // k's n attainments; weights[k] ≥ 0.
     SharedDesignSchools(Pupils design, const std::vector<std::vector<double>>& attain,
                         const std::vector<double>& weights);
-    double logLik(const Eigen::VectorXd& theta) const;  // Σ_k w_k log p(ỹ_k | θ)
+    double logLik(const Eigen::VectorXd& theta) const; // Σ_k w_k log p(ỹ_k | θ)
 
 private:
     Pupils m_design;
@@ -76,6 +76,7 @@ private:
 // design distorts the information about β and γ_v by O(1/√n). Of `candidates` random designs
 // the one whose moments E[u uᵀ], u = (1, v, f, c, v²), are closest (Frobenius norm) to those of
 // all pupils in the pool is returned (attain empty, within-group weight 1).
-Pupils momentMatchedDesign(const std::vector<const Pupils*>& pool, int n, int candidates, std::mt19937_64& rng);
+Pupils momentMatchedDesign(const std::vector<const Pupils*>& pool, int n, int candidates,
+                           std::mt19937_64& rng);
 
 } // namespace evx::models

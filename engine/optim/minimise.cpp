@@ -30,7 +30,7 @@ struct Tracker {
     Eigen::VectorXd best, bestGrad;
     const Eigen::VectorXd &lower, &upper;
     double bestValue = std::numeric_limits<double>::infinity();
-    double startValue = 0;  // value at the current attempt's first evaluation
+    double startValue = 0; // value at the current attempt's first evaluation
     bool startSeen = false;
     int evaluations = 0;
     Eigen::VectorXd lastX, lastGrad;
@@ -113,11 +113,10 @@ bool gradientTestHolds(const Tracker& t, const MinimiseOptions& o)
 {
     if (t.bestGrad.size() != t.best.size())
         return false;
-    const double norm = o.lower.size() > 0
-                            ? ((t.best - t.bestGrad).cwiseMax(o.lower).cwiseMin(o.upper) - t.best)
-                                  .cwiseAbs()
-                                  .maxCoeff()
-                            : t.bestGrad.norm();
+    const double norm =
+        o.lower.size() > 0
+            ? ((t.best - t.bestGrad).cwiseMax(o.lower).cwiseMin(o.upper) - t.best).cwiseAbs().maxCoeff()
+            : t.bestGrad.norm();
     return norm <= o.gradientTolerance || norm <= o.relativeGradientTolerance * t.best.norm();
 }
 

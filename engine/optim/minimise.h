@@ -28,8 +28,8 @@ namespace evx::optim {
 using Objective = std::function<double(const Eigen::VectorXd& x, Eigen::VectorXd& grad)>;
 
 enum class LineSearch {
-    Backtracking,    // Armijo backtracking (LBFGS++'s default for L-BFGS)
-    StrongWolfe,     // Nocedal–Wright bracketing and zoom: keeps curvature pairs positive
+    Backtracking, // Armijo backtracking (LBFGS++'s default for L-BFGS)
+    StrongWolfe,  // Nocedal–Wright bracketing and zoom: keeps curvature pairs positive
 };
 
 struct MinimiseOptions {
@@ -42,7 +42,7 @@ struct MinimiseOptions {
     // delta with past = 1); 0 turns that test off, also for L-BFGS-B, whose own default is 1e-10.
     double valueTolerance = 0;
     int maxLineSearch = 20;
-    LineSearch lineSearch = LineSearch::Backtracking;  // L-BFGS only; L-BFGS-B uses Moré–Thuente
+    LineSearch lineSearch = LineSearch::Backtracking; // L-BFGS only; L-BFGS-B uses Moré–Thuente
     int restarts = 0;
     double restartImprovement = 1e-10;
     // Box constraints: both empty (none) or both the size of x0, lower ≤ upper.
@@ -50,12 +50,12 @@ struct MinimiseOptions {
 };
 
 struct MinimiseResult {
-    Eigen::VectorXd x;    // the best point evaluated
-    double value = 0;     // f(x)
-    int iterations = 0;   // summed over the attempts that returned (a failed one reports none)
-    int evaluations = 0;  // calls of f
+    Eigen::VectorXd x;   // the best point evaluated
+    double value = 0;    // f(x)
+    int iterations = 0;  // summed over the attempts that returned (a failed one reports none)
+    int evaluations = 0; // calls of f
     bool converged = false;
-    std::string message;  // what stopped it, for a warning or a log
+    std::string message; // what stopped it, for a warning or a log
 };
 
 // Throws InvalidParameter for options LBFGS++ would reject or bounds of the wrong size.

@@ -1,24 +1,24 @@
 #include "scenarios/registry.h"
 
-#include "scenarios/uncertain_evidence/drop_ball_scenario.h"
-#include "scenarios/uncertain_evidence/gaussian_scenario.h"
-#include "scenarios/uncertain_evidence/discrete_scenario.h"
-#include "scenarios/uncertain_evidence/hetero_scenario.h"
-#include "scenarios/uncertain_evidence/commutativity_scenario.h"
-#include "scenarios/uncertain_evidence/kepler_scenario.h"
-#include "scenarios/wvo/beta_bernoulli_scenario.h"
-#include "scenarios/wvo/normal_scenario.h"
-#include "scenarios/wvo/eight_schools_scenario.h"
-#include "scenarios/wvo/rats_scenario.h"
-#include "scenarios/wvo/normal_hyper_scenario.h"
-#include "scenarios/wvo/attainment_scenario.h"
-#include "scenarios/quadrature/bq_1d_scenario.h"
-#include "scenarios/quadrature/bq_evidence_scenario.h"
-#include "scenarios/quadrature/bq_2d_marginal_scenario.h"
 #include "scenarios/bnn/identifiability_scenario.h"
 #include "scenarios/bnn/ncai_scenario.h"
 #include "scenarios/bnn/uncertainty_scenario.h"
 #include "scenarios/genbayes/gb_scenario.h"
+#include "scenarios/quadrature/bq_1d_scenario.h"
+#include "scenarios/quadrature/bq_2d_marginal_scenario.h"
+#include "scenarios/quadrature/bq_evidence_scenario.h"
+#include "scenarios/uncertain_evidence/commutativity_scenario.h"
+#include "scenarios/uncertain_evidence/discrete_scenario.h"
+#include "scenarios/uncertain_evidence/drop_ball_scenario.h"
+#include "scenarios/uncertain_evidence/gaussian_scenario.h"
+#include "scenarios/uncertain_evidence/hetero_scenario.h"
+#include "scenarios/uncertain_evidence/kepler_scenario.h"
+#include "scenarios/wvo/attainment_scenario.h"
+#include "scenarios/wvo/beta_bernoulli_scenario.h"
+#include "scenarios/wvo/eight_schools_scenario.h"
+#include "scenarios/wvo/normal_hyper_scenario.h"
+#include "scenarios/wvo/normal_scenario.h"
+#include "scenarios/wvo/rats_scenario.h"
 
 #include <algorithm>
 
@@ -64,4 +64,4 @@ std::shared_ptr<const Scenario> ScenarioRegistry::find(const std::string& id) co
     return it == m_scenarios.end() ? nullptr : *it;
 }
 
-}  // namespace evx
+} // namespace evx

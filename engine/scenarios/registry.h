@@ -23,4 +23,4 @@ private:
     std::vector<std::shared_ptr<const Scenario>> m_scenarios;
 };
 
-}  // namespace evx
+} // namespace evx

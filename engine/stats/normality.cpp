@@ -27,7 +27,8 @@ double henzeZirkler(const Eigen::MatrixXd& x)
     const Eigen::MatrixXd s = centred.transpose() * centred / double(n);
     const Eigen::LLT<Eigen::MatrixXd> llt(s);
     if (llt.info() != Eigen::Success || !(llt.matrixLLT().diagonal().minCoeff() > 0))
-        throw NumericalError("Henze–Zirkler: the sample covariance is singular (a constant or collinear sample)");
+        throw NumericalError(
+            "Henze–Zirkler: the sample covariance is singular (a constant or collinear sample)");
     // Whitened points: z = L⁻¹(x − x̄), so every Mahalanobis distance is a Euclidean one.
     const Eigen::MatrixXd z = llt.matrixL().solve(centred.transpose()).transpose();
     const double beta = henzeZirklerBeta(int(n), int(d)), b2 = beta * beta;
@@ -39,7 +40,8 @@ double henzeZirkler(const Eigen::MatrixXd& x)
             pairs += 2 * std::exp(-b2 / 2 * (z.row(i) - z.row(j)).squaredNorm());
     }
     const double dd = double(d);
-    return pairs / double(n) - 2 * std::pow(1 + b2, -dd / 2) * singles + double(n) * std::pow(1 + 2 * b2, -dd / 2);
+    return pairs / double(n) - 2 * std::pow(1 + b2, -dd / 2) * singles +
+           double(n) * std::pow(1 + 2 * b2, -dd / 2);
 }
 
 double henzeZirklerNullMean(int n, int d)

@@ -99,7 +99,8 @@ std::pair<double, double> narrowed(double lo, double hi, double median, double w
 } // namespace
 
 FittedGrid fitGrid(const std::function<double(double, double)>& logDensity, Axis searchX, Axis searchY,
-                   AxisLimits limitsX, AxisLimits limitsY, int cellsX, int cellsY, const GridFitOptions& options)
+                   AxisLimits limitsX, AxisLimits limitsY, int cellsX, int cellsY,
+                   const GridFitOptions& options)
 {
     const double q = options.tailMass / 4; // per end, per axis: at most tailMass outside in all
     const Warp wx = warpFor(searchX, limitsX), wy = warpFor(searchY, limitsY);
@@ -166,7 +167,8 @@ FittedGrid fitGrid(const std::function<double(double, double)>& logDensity, Axis
     return {}; // not reached: the last round always returns
 }
 
-std::string gridCoverageWarning(const FittedGrid& grid, const GridFitOptions& options, const std::string& what)
+std::string gridCoverageWarning(const FittedGrid& grid, const GridFitOptions& options,
+                                const std::string& what)
 {
     if (grid.outsideMass <= options.tailMass)
         return {};

@@ -37,6 +37,7 @@ FittedGrid fitGrid(const std::function<double(double, double)>& logDensity, Axis
                    const GridFitOptions& options = {});
 
 // A warning naming the mass a fitted grid leaves out, or "" when it holds all but the tail asked for.
-std::string gridCoverageWarning(const FittedGrid& grid, const GridFitOptions& options, const std::string& what);
+std::string gridCoverageWarning(const FittedGrid& grid, const GridFitOptions& options,
+                                const std::string& what);
 
 } // namespace evx::wvo

@@ -29,8 +29,7 @@ double logMeanExp(const std::vector<double>& values)
 {
     if (values.empty())
         throw InvalidParameter("a Monte Carlo estimate needs at least one draw");
-    return stats::logSumExp(values) -
-           std::log(static_cast<double>(values.size()));
+    return stats::logSumExp(values) - std::log(static_cast<double>(values.size()));
 }
 
 double weightedLogLik(const Eigen::VectorXd& logLikAtTheta, const Eigen::VectorXd& weights)

@@ -1,9 +1,9 @@
 // The command line of DESIGN.md, run as a user would: the real binary in a process.
 #include "app_process.h"
-#include "scenario_inputs.h"
-#include "scenarios/registry.h"
 #include "pin_labels.h"
 #include "plot/plot_view.h"
+#include "scenario_inputs.h"
+#include "scenarios/registry.h"
 #include "session.h"
 
 #include <QImage>
@@ -99,14 +99,15 @@ private slots:
                               "--export", dir.filePath("c.png"), "--export", dir.filePath("c.svg")});
         QCOMPARE(r.exitCode, 0);
         const QImage column(dir.filePath("c.png"));
-        QCOMPARE(column.width(), 2102);  // 89 / 25.4 * 600 = 2102.4
+        QCOMPARE(column.width(), 2102); // 89 / 25.4 * 600 = 2102.4
         QVERIFY2(column.height() > column.width(), qPrintable(QString::number(column.height())));
         QCOMPARE(std::lround(column.dotsPerMeterX() * 0.0254), 600L);
         QVERIFY(QFile(dir.filePath("c.svg")).size() > 0);
 
-        const Result slide = run({"--scenario", "ue-gaussian", "--figure-size", "slide", "--export", dir.filePath("s.png")});
+        const Result slide =
+            run({"--scenario", "ue-gaussian", "--figure-size", "slide", "--export", dir.filePath("s.png")});
         QCOMPARE(slide.exitCode, 0);
-        QCOMPARE(QImage(dir.filePath("s.png")).size(), QSize(1920, 1080));  // 254 x 142.875 mm at 192 dpi
+        QCOMPARE(QImage(dir.filePath("s.png")).size(), QSize(1920, 1080)); // 254 x 142.875 mm at 192 dpi
     }
 
     void setOverridesThePreset()
@@ -216,7 +217,8 @@ private slots:
         // Print sizes: one message each, nothing written.
         const QString png = "OUT/f.png";
         auto print = [&](const char* name, QStringList extra, const char* why) {
-            QTest::newRow(name) << (QStringList{"--scenario", "ue-gaussian", "--export", png} + extra) << QString(why);
+            QTest::newRow(name) << (QStringList{"--scenario", "ue-gaussian", "--export", png} + extra)
+                                << QString(why);
         };
         print("width 0", {"--width-mm", "0"}, "--width-mm 0 is not a width from 10 to 1000 mm");
         print("width negative", {"--width-mm", "-89"}, "is not a width");
@@ -224,11 +226,14 @@ private slots:
         print("width 1e300", {"--width-mm", "1e300"}, "is not a width");
         print("width not a number", {"--width-mm", "wide"}, "--width-mm 'wide' is not a number");
         print("height without width", {"--height-mm", "60"}, "need --width-mm or --figure-size");
-        print("dpi too high", {"--width-mm", "89", "--dpi", "5000"}, "--dpi 5000 is not a resolution from 36 to 2400");
-        print("too many pixels", {"--width-mm", "1000", "--height-mm", "1000", "--dpi", "2400"}, "more than 64 million");
+        print("dpi too high", {"--width-mm", "89", "--dpi", "5000"},
+              "--dpi 5000 is not a resolution from 36 to 2400");
+        print("too many pixels", {"--width-mm", "1000", "--height-mm", "1000", "--dpi", "2400"},
+              "more than 64 million");
         print("font too large", {"--width-mm", "20", "--font-pt", "12"}, "does not fit");
         print("font 0", {"--font-pt", "0"}, "--font-pt 0 is not a text size");
-        print("unknown figure size", {"--figure-size", "poster"}, "is not one of single-column, double-column, slide");
+        print("unknown figure size", {"--figure-size", "poster"},
+              "is not one of single-column, double-column, slide");
         print("preset and width", {"--figure-size", "slide", "--width-mm", "100"}, "not both");
         print("pixels and millimetres", {"--size", "800x600", "--width-mm", "89"}, "use one of them");
         QTest::newRow("print size without export")
@@ -326,7 +331,8 @@ private slots:
         QCOMPARE(o.value("scenario").toString(), QString("ue-gaussian"));
         QCOMPARE(o.value("parameter").toString(), QString("zeta"));
         QCOMPARE(o.value("steps").toInt(), 6);
-        for (const char* part : {"compute_ms", "render_ms", "first_figure_ms", "longest_wait_ms", "total_ms"}) {
+        for (const char* part :
+             {"compute_ms", "render_ms", "first_figure_ms", "longest_wait_ms", "total_ms"}) {
             const QJsonObject s = o.value(part).toObject();
             QVERIFY2(s.contains("p50") && s.contains("p95") && s.contains("max"), part);
             QVERIFY(s.value("p50").toDouble() <= s.value("p95").toDouble());
@@ -353,8 +359,9 @@ private slots:
             // real with its range, and the presets.
             for (const auto& spec : evx::ScenarioRegistry::instance().find("gb-poisson")->schema().specs())
                 QVERIFY2(r.out.contains("  " + QString::fromStdString(spec.name) + "  "), spec.name.c_str());
-            QVERIFY(r.out.contains("one of tvd, hellinger, alpha-0.5, alpha-0.6, alpha-0.7, alpha-0.8, alpha-0.9, kl; "
-                                   "default hellinger"));
+            QVERIFY(r.out.contains(
+                "one of tvd, hellinger, alpha-0.5, alpha-0.6, alpha-0.7, alpha-0.8, alpha-0.9, kl; "
+                "default hellinger"));
             QVERIFY(r.out.contains("0.5 … 9; default 3"));
             QVERIFY(r.out.contains("table2-negbin-hellinger"));
         }
@@ -414,7 +421,8 @@ private slots:
         QVERIFY(evx::saveSession(plain, session, scenario->schema()).isEmpty());
         evx::RunInput pinnedInput = session.input;
         pinnedInput.values["zeta"] = 4.5;
-        session.pins.push_back({pinnedInput.values, evx::PlotView::pinnedCurves(scenario->runChecked(pinnedInput, {}))});
+        session.pins.push_back(
+            {pinnedInput.values, evx::PlotView::pinnedCurves(scenario->runChecked(pinnedInput, {}))});
         const QString pinned = dir.filePath("pinned.evx.json");
         QVERIFY(evx::saveSession(pinned, session, scenario->schema()).isEmpty());
 

@@ -38,7 +38,7 @@ struct FullDisk {
     ~FullDisk() { setrlimit(RLIMIT_FSIZE, &saved); }
 };
 
-}  // namespace
+} // namespace
 
 class TestExportsAndSessions : public QObject {
     Q_OBJECT
@@ -52,7 +52,8 @@ class TestExportsAndSessions : public QObject {
     QString path(const QString& name) const { return m_dir.filePath(name); }
     QString exportTo(const QString& name)
     {
-        return exportFigure(path(name), {"ue-drop-ball", m_scenario->schema(), m_values, m_figure}, *m_view, QSize(1000, 700));
+        return exportFigure(path(name), {"ue-drop-ball", m_scenario->schema(), m_values, m_figure}, *m_view,
+                            QSize(1000, 700));
     }
 
     QByteArray contents(const QString& name) const
@@ -120,7 +121,8 @@ private slots:
     void pdfAtAPrintSizeHasThatPageAndEmbeddedFonts()
     {
         const PrintSize size{89, 66.75, 8, 600};
-        QCOMPARE(exportFigure(path("print.pdf"), {"ue-drop-ball", m_scenario->schema(), m_values, m_figure}, *m_view, size),
+        QCOMPARE(exportFigure(path("print.pdf"), {"ue-drop-ball", m_scenario->schema(), m_values, m_figure},
+                              *m_view, size),
                  QString());
         auto run = [](const QString& tool, const QStringList& args) {
             const QString exe = QStandardPaths::findExecutable(tool);
@@ -134,8 +136,8 @@ private slots:
         const QString info = run("pdfinfo", {path("print.pdf")});
         const auto page = QRegularExpression(R"(Page size:\s+([0-9.]+) x ([0-9.]+) pts)").match(info);
         QVERIFY2(page.hasMatch(), qPrintable(info));
-        QCOMPARE_LE(std::abs(page.captured(1).toDouble() - 89 / 25.4 * 72), 5e-4);  // 252.283
-        QCOMPARE_LE(std::abs(page.captured(2).toDouble() - 66.75 / 25.4 * 72), 5e-4);  // 189.213
+        QCOMPARE_LE(std::abs(page.captured(1).toDouble() - 89 / 25.4 * 72), 5e-4);    // 252.283
+        QCOMPARE_LE(std::abs(page.captured(2).toDouble() - 66.75 / 25.4 * 72), 5e-4); // 189.213
         const QStringList fonts = run("pdffonts", {path("print.pdf")}).split('\n', Qt::SkipEmptyParts).mid(2);
         QVERIFY2(!fonts.isEmpty(), "no fonts: the text is not text");
         for (const QString& font : fonts) {
@@ -215,9 +217,11 @@ private slots:
         values["show_equivalent_lambda"] = 1;
         const Figure figure = s->run(values, {});
         QVERIFY(!figure.tables.empty());
-        QCOMPARE(exportFigure(path("tables.json"), {"ue-discrete", s->schema(), values, figure}, *m_view, QSize(1000, 700)),
+        QCOMPARE(exportFigure(path("tables.json"), {"ue-discrete", s->schema(), values, figure}, *m_view,
+                              QSize(1000, 700)),
                  QString());
-        const QJsonArray tables = QJsonDocument::fromJson(contents("tables.json")).object().value("tables").toArray();
+        const QJsonArray tables =
+            QJsonDocument::fromJson(contents("tables.json")).object().value("tables").toArray();
         QCOMPARE(tables.size(), qsizetype(figure.tables.size()));
         for (qsizetype t = 0; t < tables.size(); ++t) {
             const QJsonObject o = tables.at(t).toObject();
@@ -239,7 +243,8 @@ private slots:
         ParameterValues values = s->schema().defaults();
         values["show_equivalent_lambda"] = 1;
         const Figure figure = s->run(values, {});
-        QCOMPARE(exportFigure(path("report.md"), {"ue-discrete", s->schema(), values, figure}, *m_view, QSize(1000, 700)),
+        QCOMPARE(exportFigure(path("report.md"), {"ue-discrete", s->schema(), values, figure}, *m_view,
+                              QSize(1000, 700)),
                  QString());
         const QString md = QString::fromUtf8(contents("report.md"));
         QVERIFY(md.startsWith("# ue-discrete\n"));
@@ -273,7 +278,8 @@ private slots:
         QVERIFY(exportTo("f.bmp").contains("png, pdf, svg, csv, json"));
         QVERIFY(!QFile::exists(path("f.bmp")));
         const QString error = exportFigure(path("no/such/dir/f.json"),
-                                           {"ue-drop-ball", m_scenario->schema(), m_values, m_figure}, *m_view, QSize(800, 600));
+                                           {"ue-drop-ball", m_scenario->schema(), m_values, m_figure},
+                                           *m_view, QSize(800, 600));
         QVERIFY(error.startsWith("cannot write"));
     }
 
@@ -293,7 +299,8 @@ private slots:
     void fullDiskLeavesTheOldFileAndSaysSo_data()
     {
         QTest::addColumn<QString>("name");
-        for (const char* name : {"full.evx.json", "full.json", "full.csv", "full.png", "full.pdf", "full.svg"})
+        for (const char* name :
+             {"full.evx.json", "full.json", "full.csv", "full.png", "full.pdf", "full.svg"})
             QTest::newRow(name) << name;
     }
 
@@ -321,7 +328,7 @@ private slots:
         const mode_t before = ::umask(027);
         for (const char* name : {"mode.png", "mode.pdf", "mode.svg", "mode.json"}) {
             QCOMPARE(exportTo(name), QString());
-            struct stat st{};
+            struct stat st {};
             QCOMPARE(::stat(path(name).toLocal8Bit().constData(), &st), 0);
             QCOMPARE(int(st.st_mode & 0777), 0640);
         }
@@ -374,7 +381,8 @@ private slots:
         const auto scenario = ScenarioRegistry::instance().find("ue-gaussian");
         PinnedFigure pin{scenario->schema().complete({{"zeta", 3}}), {}};
         Plot plot{.title = "Posterior", .xLabel = "x", .yLabel = "density", .logY = true};
-        plot.series.push_back({"a", SeriesKind::Line, {0, 0.1, 0.2}, {1.0 / 3, std::nan(""), 2e-300}, 3, true, 0});
+        plot.series.push_back(
+            {"a", SeriesKind::Line, {0, 0.1, 0.2}, {1.0 / 3, std::nan(""), 2e-300}, 3, true, 0});
         plot.series.push_back({"b", SeriesKind::Scatter, {1}, {-1}, kReferenceColour, false, 0});
         pin.figure.plots.push_back(plot);
         const Session saved{"ue-gaussian", {scenario->schema().defaults(), {}, {}}, {}, {pin, pin}};
@@ -408,7 +416,8 @@ private slots:
         for (const QString& p : {fifo, QString("/dev/zero"), m_dir.path()}) {
             const auto result = loadSession(p);
             QVERIFY(std::holds_alternative<QString>(result));
-            QVERIFY2(std::get<QString>(result).contains("is not a regular file"), qPrintable(std::get<QString>(result)));
+            QVERIFY2(std::get<QString>(result).contains("is not a regular file"),
+                     qPrintable(std::get<QString>(result)));
         }
         QFile big(path("big.evx.json"));
         QVERIFY(big.open(QIODevice::WriteOnly));
@@ -425,54 +434,97 @@ private slots:
         QTest::newRow("not json") << QByteArray("{not json") << "not valid JSON";
         QTest::newRow("empty") << QByteArray("") << "not valid JSON";
         QTest::newRow("array") << QByteArray("[1, 2]") << "not a JSON object";
-        QTest::newRow("other format") << QByteArray(R"({"format": "x", "version": 1})") << "not an Evidence Explorer session";
-        QTest::newRow("no version") << QByteArray(R"({"format": "evidence-explorer-session"})") << "no valid \"version\"";
-        QTest::newRow("newer") << QByteArray(R"({"format": "evidence-explorer-session", "version": 99})") << "version 99";
-        QTest::newRow("unknown scenario") << head + R"("scenario": "nope", "parameters": {}})" << "unknown scenario";
-        QTest::newRow("no parameters") << head + R"("scenario": "ue-gaussian"})" << "\"parameters\"";
-        QTest::newRow("unknown parameter") << head + R"("scenario": "ue-gaussian", "parameters": {"bogus": 1}})" << "no parameter 'bogus'";
-        QTest::newRow("out of range") << head + R"("scenario": "ue-gaussian", "parameters": {"sigma_x": -1}})" << "outside the range";
-        QTest::newRow("text value") << head + R"("scenario": "ue-gaussian", "parameters": {"sigma_x": "wide"}})" << "not a number";
-        QTest::newRow("null value") << head + R"("scenario": "ue-gaussian", "parameters": {"sigma_x": null}})" << "not a number";
-        QTest::newRow("bad points") << head + R"("scenario": "ue-gaussian", "parameters": {}, "points": [[1]]})" << "pairs of numbers";
-        QTest::newRow("bad data path") << head + R"("scenario": "ue-gaussian", "parameters": {}, "data_path": 3})" << "\"data_path\"";
-        QTest::newRow("bad view") << head + R"("scenario": "ue-gaussian", "parameters": {}, "view": 3})" << "\"view\"";
+        QTest::newRow("other format")
+            << QByteArray(R"({"format": "x", "version": 1})") << "not an Evidence Explorer session";
+        QTest::newRow("no version") << QByteArray(R"({"format": "evidence-explorer-session"})")
+                                    << "no valid \"version\"";
+        QTest::newRow("newer") << QByteArray(R"({"format": "evidence-explorer-session", "version": 99})")
+                               << "version 99";
+        QTest::newRow("unknown scenario") << head + R"("scenario": "nope", "parameters": {}})"
+                                          << "unknown scenario";
+        QTest::newRow("no parameters") << head + R"("scenario": "ue-gaussian"})"
+                                       << "\"parameters\"";
+        QTest::newRow("unknown parameter")
+            << head + R"("scenario": "ue-gaussian", "parameters": {"bogus": 1}})"
+            << "no parameter 'bogus'";
+        QTest::newRow("out of range") << head + R"("scenario": "ue-gaussian", "parameters": {"sigma_x": -1}})"
+                                      << "outside the range";
+        QTest::newRow("text value") << head +
+                                           R"("scenario": "ue-gaussian", "parameters": {"sigma_x": "wide"}})"
+                                    << "not a number";
+        QTest::newRow("null value") << head + R"("scenario": "ue-gaussian", "parameters": {"sigma_x": null}})"
+                                    << "not a number";
+        QTest::newRow("bad points") << head +
+                                           R"("scenario": "ue-gaussian", "parameters": {}, "points": [[1]]})"
+                                    << "pairs of numbers";
+        QTest::newRow("bad data path")
+            << head + R"("scenario": "ue-gaussian", "parameters": {}, "data_path": 3})"
+            << "\"data_path\"";
+        QTest::newRow("bad view") << head + R"("scenario": "ue-gaussian", "parameters": {}, "view": 3})"
+                                  << "\"view\"";
         // The same limits as the command line: points, their box, data files.
-        QTest::newRow("point at 1e300") << head + R"("scenario": "bq-1d", "parameters": {}, "points": [[1e300, -1e300]]})" << "x must lie from -100 to 100";
-        QTest::newRow("points not taken") << head + R"("scenario": "ue-gaussian", "parameters": {}, "points": [[1, 2]]})" << "takes no points";
+        QTest::newRow("point at 1e300")
+            << head + R"("scenario": "bq-1d", "parameters": {}, "points": [[1e300, -1e300]]})"
+            << "x must lie from -100 to 100";
+        QTest::newRow("points not taken")
+            << head + R"("scenario": "ue-gaussian", "parameters": {}, "points": [[1, 2]]})"
+            << "takes no points";
         QByteArray many = head + R"("scenario": "bq-2d-marginal", "parameters": {}, "points": [[0, 0])";
         for (int i = 0; i < 100; ++i)
             many += ", [0, 0]";
-        QTest::newRow("101 points") << many + "]}" << "takes at most 100";
-        QTest::newRow("data not taken") << head + R"("scenario": "ue-gaussian", "parameters": {}, "data_path": "/etc/hostname"})" << "takes no data file";
-        QTest::newRow("data /dev/zero") << head + R"("scenario": "wvo-attainment", "parameters": {}, "data_path": "/dev/zero"})" << "not a regular file";
-        QTest::newRow("data missing") << head + R"("scenario": "wvo-attainment", "parameters": {}, "data_path": "/no/such.csv"})" << "does not exist";
-        QTest::newRow("over budget") << head + R"("scenario": "ue-kepler", "parameters": {"n_e": 400, "walkers": 128, "jr_steps": 5000}})" << "lower n_e";
+        QTest::newRow("101 points") << many + "]}"
+                                    << "takes at most 100";
+        QTest::newRow("data not taken")
+            << head + R"("scenario": "ue-gaussian", "parameters": {}, "data_path": "/etc/hostname"})"
+            << "takes no data file";
+        QTest::newRow("data /dev/zero")
+            << head + R"("scenario": "wvo-attainment", "parameters": {}, "data_path": "/dev/zero"})"
+            << "not a regular file";
+        QTest::newRow("data missing")
+            << head + R"("scenario": "wvo-attainment", "parameters": {}, "data_path": "/no/such.csv"})"
+            << "does not exist";
+        QTest::newRow("over budget")
+            << head +
+                   R"("scenario": "ue-kepler", "parameters": {"n_e": 400, "walkers": 128, "jr_steps": 5000}})"
+            << "lower n_e";
         // Pins: their parameters checked as the session's, their curves well formed, at most four.
         const QByteArray pinHead = head + R"("scenario": "ue-gaussian", "parameters": {}, "pins": )";
         const QByteArray plot = R"({"title": "t", "x_label": "x", "y_label": "y", "series": )";
-        QTest::newRow("pins not a list") << pinHead + "3}" << "\"pins\" is not a list";
-        QTest::newRow("pin not an object") << pinHead + "[3]}" << "a pin is not an object";
-        QTest::newRow("pin bad parameter") << pinHead + R"([{"parameters": {"sigma_x": -1}, "plots": []}]})" << "a pin's parameters: ";
-        QTest::newRow("pin plot untitled") << pinHead + R"([{"parameters": {}, "plots": [{"series": []}]}]})" << "lacks its \"title\"";
-        QTest::newRow("pin x y lengths") << pinHead + R"([{"parameters": {}, "plots": [)" + plot +
-                                               R"([{"name": "a", "kind": "line", "colour": 1, "x": [1, 2], "y": [1]}]}]}]})"
-                                        << "pinned series of plot 't' is malformed";
-        QTest::newRow("pin bad kind") << pinHead + R"([{"parameters": {}, "plots": [)" + plot +
-                                             R"([{"name": "a", "kind": "pie", "colour": 1, "x": [], "y": []}]}]}]})"
-                                      << "is malformed";
-        QTest::newRow("pin text number") << pinHead + R"([{"parameters": {}, "plots": [)" + plot +
-                                               R"([{"name": "a", "kind": "line", "colour": 1, "x": [1], "y": ["1"]}]}]}]})"
-                                        << "is malformed";
+        QTest::newRow("pins not a list") << pinHead + "3}"
+                                         << "\"pins\" is not a list";
+        QTest::newRow("pin not an object") << pinHead + "[3]}"
+                                           << "a pin is not an object";
+        QTest::newRow("pin bad parameter") << pinHead + R"([{"parameters": {"sigma_x": -1}, "plots": []}]})"
+                                           << "a pin's parameters: ";
+        QTest::newRow("pin plot untitled") << pinHead + R"([{"parameters": {}, "plots": [{"series": []}]}]})"
+                                           << "lacks its \"title\"";
+        QTest::newRow("pin x y lengths")
+            << pinHead + R"([{"parameters": {}, "plots": [)" + plot +
+                   R"([{"name": "a", "kind": "line", "colour": 1, "x": [1, 2], "y": [1]}]}]}]})"
+            << "pinned series of plot 't' is malformed";
+        QTest::newRow("pin bad kind")
+            << pinHead + R"([{"parameters": {}, "plots": [)" + plot +
+                   R"([{"name": "a", "kind": "pie", "colour": 1, "x": [], "y": []}]}]}]})"
+            << "is malformed";
+        QTest::newRow("pin text number")
+            << pinHead + R"([{"parameters": {}, "plots": [)" + plot +
+                   R"([{"name": "a", "kind": "line", "colour": 1, "x": [1], "y": ["1"]}]}]}]})"
+            << "is malformed";
         QByteArray five = pinHead + "[";
         for (int i = 0; i < 5; ++i)
             five += QByteArray(i ? ", " : "") + R"({"parameters": {}, "plots": []})";
-        QTest::newRow("five pins") << five + "]}" << "5 pins; a session keeps at most 4";
+        QTest::newRow("five pins") << five + "]}"
+                                   << "5 pins; a session keeps at most 4";
         // QJsonDocument keeps the last of two equal keys; the loader refuses such a file.
-        QTest::newRow("duplicate key") << head + R"("scenario": "ue-gaussian", "scenario": "bq-1d", "parameters": {}})" << "'scenario' appears twice";
-        QTest::newRow("duplicate parameter") << head + R"("scenario": "ue-gaussian", "parameters": {"zeta": 1, "z\u0065ta": 2}})" << "'zeta' appears twice";
-        QTest::newRow("long name") << head + "\"scenario\": \"ue-gaussian\", \"parameters\": {\"" + QByteArray(100000, 'x') + "\": 1}}"
-                                 << "(100000 bytes in all)";
+        QTest::newRow("duplicate key")
+            << head + R"("scenario": "ue-gaussian", "scenario": "bq-1d", "parameters": {}})"
+            << "'scenario' appears twice";
+        QTest::newRow("duplicate parameter")
+            << head + R"("scenario": "ue-gaussian", "parameters": {"zeta": 1, "z\u0065ta": 2}})"
+            << "'zeta' appears twice";
+        QTest::newRow("long name") << head + "\"scenario\": \"ue-gaussian\", \"parameters\": {\"" +
+                                          QByteArray(100000, 'x') + "\": 1}}"
+                                   << "(100000 bytes in all)";
     }
 
     void malformedSessionsAreRefusedWithAReason()

@@ -17,11 +17,11 @@
 #include <QScrollArea>
 #include <QSettings>
 #include <QSignalSpy>
-#include <QStandardPaths>
 #include <QSlider>
+#include <QStandardPaths>
 #include <QStatusBar>
-#include <QTemporaryDir>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QTextBrowser>
 #include <QtTest>
 #include <qcustomplot.h>
@@ -48,7 +48,7 @@ bool settle(MainWindow& w, QSignalSpy& shown, int timeoutMs = 10000)
     return false;
 }
 
-}  // namespace
+} // namespace
 
 class TestMainWindow : public QObject {
     Q_OBJECT
@@ -82,9 +82,10 @@ private slots:
             QCOMPARE(w.plotView()->fontScale(), 1.0);
             w.setPresentationMode(true);
             QCOMPARE(w.plotView()->fontScale(), MainWindow::kDefaultPresentationScale);
-            QVERIFY2(w.parameterPanel()->font().pointSizeF() > normalFont,
-                     qPrintable(QString("%1 vs %2").arg(w.parameterPanel()->font().pointSizeF()).arg(normalFont)));
-            QVERIFY(w.bottomTabs()->isHidden());  // the plot gets the summary's room
+            QVERIFY2(
+                w.parameterPanel()->font().pointSizeF() > normalFont,
+                qPrintable(QString("%1 vs %2").arg(w.parameterPanel()->font().pointSizeF()).arg(normalFont)));
+            QVERIFY(w.bottomTabs()->isHidden()); // the plot gets the summary's room
             w.changeTextScale(1);
             QCOMPARE(w.plotView()->fontScale(), MainWindow::kDefaultPresentationScale * 1.15);
             w.changeTextScale(0);
@@ -119,20 +120,26 @@ private slots:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QVERIFY(w.openScenario(scenario));
-        QTest::qWait(50);  // the dock's new width is laid out
+        QTest::qWait(50); // the dock's new width is laid out
         auto* scroll = qobject_cast<QScrollArea*>(w.parameterDock()->widget());
         QVERIFY(scroll);
         const int visible = scroll->viewport()->width();
         for (const ParameterSpec& p : w.parameterPanel()->schema().specs()) {
             QWidget* editor = w.parameterPanel()->editor(QString::fromStdString(p.name));
             const int right = editor->mapTo(scroll->viewport(), QPoint(editor->width(), 0)).x();
-            QVERIFY2(right <= visible, qPrintable(QString("%1 ends at %2 of %3 px").arg(QString::fromStdString(p.name)).arg(right).arg(visible)));
+            QVERIFY2(right <= visible, qPrintable(QString("%1 ends at %2 of %3 px")
+                                                      .arg(QString::fromStdString(p.name))
+                                                      .arg(right)
+                                                      .arg(visible)));
         }
         for (QLabel* label : w.parameterPanel()->findChildren<QLabel*>()) {
             if (label->isHidden() || label->wordWrap())
                 continue;
             QVERIFY2(label->width() >= label->sizeHint().width(),
-                     qPrintable(QString("'%1' is %2 px of %3").arg(label->text()).arg(label->width()).arg(label->sizeHint().width())));
+                     qPrintable(QString("'%1' is %2 px of %3")
+                                    .arg(label->text())
+                                    .arg(label->width())
+                                    .arg(label->sizeHint().width())));
         }
     }
 
@@ -191,7 +198,7 @@ private slots:
         QSlider* slider = w.parameterPanel()->slider("zeta");
         QVERIFY(slider);
         shown.clear();
-        slider->setValue(slider->maximum());  // ζ = 20
+        slider->setValue(slider->maximum()); // ζ = 20
         QVERIFY(settle(w, shown));
         const double after = summaryOf(w, "distributional.mean");
         QVERIFY(after > before + 1);
@@ -275,7 +282,8 @@ private slots:
         const QString file = dir.filePath("bad.evx.json");
         QFile f(file);
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(R"({"format": "evidence-explorer-session", "version": 1, "scenario": "ue-drop-ball", "parameters": {"t_obs": 99}})");
+        f.write(
+            R"({"format": "evidence-explorer-session", "version": 1, "scenario": "ue-drop-ball", "parameters": {"t_obs": 99}})");
         f.close();
         MainWindow w;
         QSignalSpy shown(&w, &MainWindow::figureShown);
@@ -378,7 +386,8 @@ private slots:
         // A point outside the scenario's box (a runaway zoom) is refused, as on the command line.
         w.addPoint(1e300, -1e300);
         QCOMPARE(w.points().size(), size_t(1));
-        QVERIFY2(w.statusBar()->currentMessage().contains("x must lie"), qPrintable(w.statusBar()->currentMessage()));
+        QVERIFY2(w.statusBar()->currentMessage().contains("x must lie"),
+                 qPrintable(w.statusBar()->currentMessage()));
 
         w.clearPoints();
         QVERIFY(w.points().empty());
@@ -400,7 +409,7 @@ private slots:
         QSlider* slider = w.parameterPanel()->slider("n_samples");
         QVERIFY(slider);
         QVERIFY(!w.plotView()->holdsRanges());
-        slider->setSliderDown(true);  // what a press on the handle does
+        slider->setSliderDown(true); // what a press on the handle does
         QVERIFY(w.plotView()->holdsRanges());
         slider->setSliderDown(false);
         QVERIFY(!w.plotView()->holdsRanges());
@@ -454,7 +463,7 @@ private slots:
         pin->trigger();
         QCOMPARE(w.pins().size(), std::size_t(1));
         QCOMPARE(w.plotView()->ghostCount(0), curves);
-        QCOMPARE(w.pinLabel(w.pins()[0].values), QString("pinned"));  // nothing differs yet
+        QCOMPARE(w.pinLabel(w.pins()[0].values), QString("pinned")); // nothing differs yet
 
         QVERIFY(w.parameterPanel()->setValue("sigma_obs", 0.05));
         QVERIFY(settle(w, shown));
@@ -470,7 +479,8 @@ private slots:
             QCustomPlot* plot = window.plotView()->customPlot();
             for (int i = 0; i < plot->graphCount(); ++i)
                 if (plot->graph(i)->name().remove('\n') == name && !plot->graph(i)->data()->isEmpty() &&
-                    plot->graph(i)->keyAxis()->axisRect() == window.plotView()->axisRect(0))  // not the legend key
+                    plot->graph(i)->keyAxis()->axisRect() ==
+                        window.plotView()->axisRect(0)) // not the legend key
                     graphs.push_back(plot->graph(i));
             return graphs;
         };

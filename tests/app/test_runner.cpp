@@ -36,7 +36,8 @@ public:
         const ParameterValues v = m_schema.complete(input);
         if (v.at("fail") != 0)
             throw InvalidParameter("probe refuses");
-        const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double, std::milli>(v.at("work_ms"));
+        const auto end =
+            std::chrono::steady_clock::now() + std::chrono::duration<double, std::milli>(v.at("work_ms"));
         while (std::chrono::steady_clock::now() < end) {
             if (v.at("ignore_cancel") == 0 && context.cancelled()) {
                 ++cancelled;
@@ -59,7 +60,7 @@ private:
     ParameterSchema m_schema;
 };
 
-}  // namespace
+} // namespace
 
 class TestRunner : public QObject {
     Q_OBJECT
@@ -244,7 +245,8 @@ private slots:
         const quint64 rev = runner.submit(probe, {{"value", 3}, {"work_ms", 400}});
         QVERIFY(finished.wait(5000));
         // ~400 publishes in 400 ms, forwarded at most ~30 per second: about 12, never 400.
-        QVERIFY2(progressed.count() >= 2 && progressed.count() <= 20, qPrintable(QString::number(progressed.count())));
+        QVERIFY2(progressed.count() >= 2 && progressed.count() <= 20,
+                 qPrintable(QString::number(progressed.count())));
         for (const auto& args : progressed)
             QCOMPARE(args.at(0).toULongLong(), rev);
     }

@@ -23,10 +23,11 @@ private slots:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w, 10000));
         QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty(), 10000);
-        QTest::qWait(300);  // let the queued replot reach the screen
+        QTest::qWait(300); // let the queued replot reach the screen
 
         const QRect area(w.plotView()->mapToGlobal(QPoint(0, 0)), w.plotView()->size());
-        const QImage grab = w.screen()->grabWindow(0, area.x(), area.y(), area.width(), area.height()).toImage();
+        const QImage grab =
+            w.screen()->grabWindow(0, area.x(), area.y(), area.width(), area.height()).toImage();
         QVERIFY(!grab.isNull());
         // A drawn plot has many colours (curves, text, grid); a blank or black window has one or two.
         QSet<QRgb> colours;

@@ -67,8 +67,8 @@ private slots:
     {
         QTemporaryDir dir;
         const QString out = dir.filePath("c.json");
-        const Result r = run({"--table", "bq-calibration", "--configs", "4", "--methods", "bq", "--strategies", "mc",
-                              "--jobs", "2", "--export", out});
+        const Result r = run({"--table", "bq-calibration", "--configs", "4", "--methods", "bq",
+                              "--strategies", "mc", "--jobs", "2", "--export", out});
         QCOMPARE(r.exitCode, 0);
         const QJsonArray rows = readJson(out).value("rows").toArray();
         QCOMPARE(rows.size(), 3); // n = 10, 25, 50
@@ -102,7 +102,8 @@ private slots:
         QTest::newRow("parameter out of range")
             << QStringList{"--table", "gb-table2", "--set", "n_obs=1e300", "--export", "t.md"} << "n_obs";
         QTest::newRow("option of another table")
-            << QStringList{"--table", "gb-table2", "--restarts", "3", "--export", "t.md"} << "unknown argument";
+            << QStringList{"--table", "gb-table2", "--restarts", "3", "--export", "t.md"}
+            << "unknown argument";
         QTest::newRow("no export") << QStringList{"--table", "gb-table2"} << "needs --export";
         QTest::newRow("bad format") << QStringList{"--table", "gb-table2", "--export", "t.png"}
                                     << "json, csv or md";

@@ -45,7 +45,8 @@ std::vector<StudyRun> selectingRuns()
             for (int restart = 0; restart < 2; ++restart) {
                 const double select = split == 1 && restart == 1 ? NAN : double(restart);
                 // a = 10·cell + split + 100·restart: which restart won shows in the hundreds.
-                runs.push_back({cell, split, restart, {10.0 * cell + split + 100.0 * restart, -1.0 * split}, select});
+                runs.push_back(
+                    {cell, split, restart, {10.0 * cell + split + 100.0 * restart, -1.0 * split}, select});
             }
     return runs;
 }
@@ -97,7 +98,8 @@ private slots:
         const std::vector<StudyRun> runs = selectingRuns();
         QTemporaryDir dir;
         const QString a = dir.filePath("a.json"), b = dir.filePath("b.json");
-        const std::vector<StudyRun> first(runs.begin(), runs.begin() + 5), second(runs.begin() + 5, runs.end());
+        const std::vector<StudyRun> first(runs.begin(), runs.begin() + 5),
+            second(runs.begin() + 5, runs.end());
         for (const auto& [path, part] : {std::pair{a, first}, std::pair{b, second}}) {
             QFile f(path);
             QVERIFY(f.open(QIODevice::WriteOnly));

@@ -35,7 +35,7 @@ double integrand(double x)
     return std::exp(-0.5 * std::pow((x - 0.6) / 0.4, 2)) + 0.3 * std::cos(2 * x);
 }
 
-}  // namespace
+} // namespace
 
 class BenchBq : public QObject {
     Q_OBJECT
@@ -51,7 +51,7 @@ private slots:
     void addSample()
     {
         QFETCH(int, n);
-        const int capacity = n + 100;  // room for the benchmark's own additions
+        const int capacity = n + 100; // room for the benchmark's own additions
         const double w = 0.5 * 10.0 / capacity;
         bq::IncrementalBq bq(gp::Kernel(gp::KernelKind::Gaussian, 1.0, Eigen::VectorXd::Constant(1, w)),
                              bq::GaussianMeasure::oneDimensional(0, 1.5), true);
@@ -72,7 +72,8 @@ private slots:
         // time of 20 additions (divide by 20 for one).
         QElapsedTimer timer;
         timer.start();
-        QBENCHMARK_ONCE {
+        QBENCHMARK_ONCE
+        {
             for (int k = 0; k < kAdditions; ++k) {
                 const double x = nextPoint();
                 bq.add(Eigen::VectorXd::Constant(1, x), integrand(x));
@@ -80,7 +81,8 @@ private slots:
             }
         }
         // QBENCHMARK's wall clock counts whole milliseconds; this line gives the per-sample figure.
-        qInfo("n = %d: %.1f µs per added sample (E[Z] and V[Z] recomputed)", n, timer.nsecsElapsed() / 1e3 / kAdditions);
+        qInfo("n = %d: %.1f µs per added sample (E[Z] and V[Z] recomputed)", n,
+              timer.nsecsElapsed() / 1e3 / kAdditions);
         QVERIFY(std::isfinite(e.mean) && e.variance >= 0);
         QCOMPARE(bq.gp().jitter(), 0.0);
     }
@@ -94,7 +96,8 @@ private slots:
         bq::IncrementalBq bq(gp::Kernel(gp::KernelKind::Gaussian, 1.0, Eigen::VectorXd::Constant(1, w)),
                              bq::GaussianMeasure::oneDimensional(0, 1.5), true);
         std::vector<double> ms;
-        QBENCHMARK_ONCE {
+        QBENCHMARK_ONCE
+        {
             for (int i = 0; i < total; ++i) {
                 const int j = int((std::int64_t(i) * 2654435761u) % total);
                 const double x = point(j, total);
@@ -118,7 +121,8 @@ private slots:
         const bq::GaussianMeasure p = bq::GaussianMeasure::oneDimensional(0, 1);
         const Eigen::MatrixXd x = bq::quasiRandomDesign(p, 50, 1);
         bq::ZEstimate e;
-        QBENCHMARK {
+        QBENCHMARK
+        {
             bq::LengthscaleMixtureBq mix(p, 1.0 / 50, 20, 21);
             for (int i = 0; i < 50; ++i)
                 mix.add(x.row(i).transpose(), integrand(x(i, 0)));
@@ -139,7 +143,8 @@ private slots:
         o.minLengthscale = 0.1;
         o.maxLengthscale = 20;
         bq::ZEstimate e;
-        QBENCHMARK {
+        QBENCHMARK
+        {
             e = bq::LogGpMixture(x, logL, p, o).estimate();
         }
         QVERIFY(std::isfinite(e.mean) && e.variance > 0);
@@ -164,7 +169,8 @@ private slots:
         warm.setData(x.topRows(93), y.head(93));
         gp::fitHyperparameters(warm, o);
         gp::FitResult r;
-        QBENCHMARK {
+        QBENCHMARK
+        {
             gp::GpRegression g(warm.kernel());
             g.setData(x, y);
             r = gp::fitHyperparameters(g, o);
@@ -185,15 +191,16 @@ private slots:
         }
         gp::FitResult r;
         double before = 0;
-        QBENCHMARK {
+        QBENCHMARK
+        {
             // Start at a lengthscale of one grid spacing (K well conditioned); the fit moves it.
             gp::GpRegression g(gp::Kernel(gp::KernelKind::Gaussian, 1.0, Eigen::VectorXd::Constant(1, 0.05)));
             g.setData(x, y);
             before = g.logMarginalLikelihood();
             r = gp::fitHyperparameters(g);
         }
-        qInfo("full fit at n = %d: %d L-BFGS iterations, log marginal likelihood %.1f -> %.1f", n, r.iterations,
-              before, r.logMarginalLikelihood);
+        qInfo("full fit at n = %d: %d L-BFGS iterations, log marginal likelihood %.1f -> %.1f", n,
+              r.iterations, before, r.logMarginalLikelihood);
         QVERIFY(r.logMarginalLikelihood > before);
     }
 };
@@ -204,7 +211,8 @@ int main(int argc, char** argv)
     BenchBq bench;
     QStringList args = app.arguments();
     if (qEnvironmentVariableIsSet("EVX_BENCH_SMOKE"))
-        args << "-iterations" << "1";
+        args << "-iterations"
+             << "1";
     return QTest::qExec(&bench, args);
 }
 

@@ -41,7 +41,7 @@ private slots:
         qInfo("ue-kepler defaults: first intermediate figure after %.4f s; virtual evidence "
               "complete (first figure with distributional draws) after %.4f s",
               firstSeconds, fullVeSeconds);
-        QVERIFY(firstSeconds >= 0);  // a figure came; its time is reported, never asserted
+        QVERIFY(firstSeconds >= 0); // a figure came; its time is reported, never asserted
     }
 
     void virtualEvidenceTimeToEss1000()

@@ -29,7 +29,8 @@ private slots:
         QTest::newRow("ue-drop-ball sharp model, t_obs 0.35")
             << "ue-drop-ball" << ParameterValues{{"sigma_model", 0.001}, {"sigma_obs", 0.1}, {"t_obs", 0.35}};
         QTest::newRow("bq-2d-marginal default") << "bq-2d-marginal" << ParameterValues{};
-        QTest::newRow("bq-2d-marginal 150 samples") << "bq-2d-marginal" << ParameterValues{{"n_samples", 150}};
+        QTest::newRow("bq-2d-marginal 150 samples")
+            << "bq-2d-marginal" << ParameterValues{{"n_samples", 150}};
         QTest::newRow("bq-1d 50 samples") << "bq-1d" << ParameterValues{{"n_samples", 50}};
     }
     void run()
@@ -43,7 +44,8 @@ private slots:
             v[name] = value;
         const RunInput input = testing::exampleInput(*s, v);
         Figure f;
-        QBENCHMARK {
+        QBENCHMARK
+        {
             f = s->runWith(input, {});
         }
         QVERIFY(!f.plots.empty());
@@ -56,10 +58,11 @@ private slots:
         const auto s = ScenarioRegistry::instance().find("ue-kepler");
         QVERIFY(s);
         using Clock = std::chrono::steady_clock;
-        std::vector<std::pair<double, double>> arrivals;  // (ms since start, fraction)
+        std::vector<std::pair<double, double>> arrivals; // (ms since start, fraction)
         const auto start = Clock::now();
         const RunContext context(nullptr, [&](const Figure&, double fraction) {
-            arrivals.emplace_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count(), fraction);
+            arrivals.emplace_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count(),
+                                  fraction);
         });
         s->run(s->schema().defaults(), context);
         const double end = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
@@ -75,7 +78,8 @@ private slots:
             worst = end - last;
             worstAt = 1;
         }
-        for (const auto& [t, fraction] : arrivals) qInfo("  %.0f ms  %.3f", t, fraction);
+        for (const auto& [t, fraction] : arrivals)
+            qInfo("  %.0f ms  %.3f", t, fraction);
         qInfo("ue-kepler: %zu partial figures in %.0f ms; longest wait %.0f ms, ending at fraction %.3f",
               arrivals.size(), end, worst, worstAt);
     }
@@ -144,8 +148,9 @@ private slots:
             firsts += QString::number(t, 'f', 1) + " ";
         qInfo("%s, %zu switches from KL: first figure p50 %.1f p95 %.1f ms [%s], its CPU time p50 %.1f "
               "p95 %.1f ms; final p50 %.0f p95 %.0f ms",
-              qPrintable(scenario), first.size(), quantile(first, 0.5), quantile(first, 0.95), qPrintable(firsts),
-              quantile(firstCpu, 0.5), quantile(firstCpu, 0.95), quantile(total, 0.5), quantile(total, 0.95));
+              qPrintable(scenario), first.size(), quantile(first, 0.5), quantile(first, 0.95),
+              qPrintable(firsts), quantile(firstCpu, 0.5), quantile(firstCpu, 0.95), quantile(total, 0.5),
+              quantile(total, 0.95));
     }
 };
 

@@ -41,7 +41,8 @@ private slots:
         const auto s = ScenarioRegistry::instance().find(scenario.toStdString());
         const RunInput input = testing::exampleInput(*s, valuesFor(*s, preset));
         Figure f;
-        QBENCHMARK {
+        QBENCHMARK
+        {
             f = s->runWith(input, {});
         }
         QVERIFY(!f.plots.empty());
@@ -57,7 +58,8 @@ private slots:
         PlotView view;
         view.resize(1200, 800);
         view.show();
-        QBENCHMARK {
+        QBENCHMARK
+        {
             view.setFigure(f);
             view.renderNow();
         }
@@ -71,7 +73,8 @@ int main(int argc, char** argv)
     BenchScenarios bench;
     QStringList args = app.arguments();
     if (qEnvironmentVariableIsSet("EVX_BENCH_SMOKE"))
-        args << "-iterations" << "1";
+        args << "-iterations"
+             << "1";
     return QTest::qExec(&bench, args);
 }
 

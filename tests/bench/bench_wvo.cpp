@@ -68,11 +68,12 @@ private slots:
         QBENCHMARK
         {
             f = s->runWith(in, {});
-            qInfo("attainment %s: full %.0f ms, incremental %.0f ms, speed-up %.2f, WVO construction %.0f ms, "
-                  "compression %.2f, KL reconstruction %.3f",
-                  qPrintable(preset), f.summary.value("time.full_ms"), f.summary.value("time.incremental_ms"),
-                  f.summary.value("time.speedup"), f.summary.value("time.wvo_construction_ms"),
-                  f.summary.value("compression.ratio"), f.summary.value("kl.reconstruction"));
+            qInfo(
+                "attainment %s: full %.0f ms, incremental %.0f ms, speed-up %.2f, WVO construction %.0f ms, "
+                "compression %.2f, KL reconstruction %.3f",
+                qPrintable(preset), f.summary.value("time.full_ms"), f.summary.value("time.incremental_ms"),
+                f.summary.value("time.speedup"), f.summary.value("time.wvo_construction_ms"),
+                f.summary.value("compression.ratio"), f.summary.value("kl.reconstruction"));
         }
         QVERIFY(f.summary.contains("time.speedup"));
     }

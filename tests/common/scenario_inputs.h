@@ -17,7 +17,8 @@ inline RunInput exampleInput(const Scenario& scenario, const ParameterValues& va
     if (accepts.dataFile) {
         input.dataPath = std::string(EVX_SOURCE_DIR) + "/../shared/data/" + accepts.dataSetName;
         if (!std::filesystem::is_regular_file(input.dataPath)) {
-            const std::string why = input.dataPath + " is missing: the tests expect ../shared beside the repository";
+            const std::string why =
+                input.dataPath + " is missing: the tests expect ../shared beside the repository";
             std::fprintf(stderr, "%s\n", why.c_str());
             throw std::runtime_error(why);
         }
@@ -25,4 +26,4 @@ inline RunInput exampleInput(const Scenario& scenario, const ParameterValues& va
     return input;
 }
 
-}  // namespace evx::testing
+} // namespace evx::testing

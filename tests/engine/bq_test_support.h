@@ -28,8 +28,8 @@ inline double integrate(const std::function<double(double)>& f, double a, double
 {
     double s = 0;
     for (int k = 0; k < panels; ++k)
-        s += gauss_kronrod<double, 31>::integrate(f, a + (b - a) * k / panels, a + (b - a) * (k + 1) / panels, 10,
-                                                  1e-13);
+        s += gauss_kronrod<double, 31>::integrate(f, a + (b - a) * k / panels, a + (b - a) * (k + 1) / panels,
+                                                  10, 1e-13);
     return s;
 }
 
@@ -88,4 +88,4 @@ inline std::pair<double, double> bruteForceLogNormalMoments(const LogGpBq& model
     return {u.sum(), u.dot(e * u)};
 }
 
-}  // namespace evx::bq_test
+} // namespace evx::bq_test

@@ -38,7 +38,7 @@ double worstRelative(const GridDensity& a, const GridDensity& b)
     return worst / peak;
 }
 
-}  // namespace
+} // namespace
 
 class TestBandedJeffrey : public QObject {
     Q_OBJECT
@@ -62,9 +62,11 @@ private slots:
         QTest::newRow("fig4") << 1.0 << 0.43 << 0.005 << 0.025 << 7.0 << 16.63 << 401 << 201 << true;
         QTest::newRow("sharp model, vague stopwatch")
             << 1.0 << 0.43 << 0.001 << 0.1 << 2.0 << 70.0 << 4001 << 2775 << false;
-        QTest::newRow("sharp model, early reading") << 1.0 << 0.35 << 0.001 << 0.1 << 2.0 << 70.0 << 4001 << 2255 << false;
+        QTest::newRow("sharp model, early reading")
+            << 1.0 << 0.35 << 0.001 << 0.1 << 2.0 << 70.0 << 4001 << 2255 << false;
         // A latent grid far narrower than the timings reach: most columns sit against an edge.
-        QTest::newRow("grid narrower than the evidence") << 1.0 << 0.43 << 0.002 << 0.05 << 9.0 << 11.0 << 801 << 1001 << true;
+        QTest::newRow("grid narrower than the evidence")
+            << 1.0 << 0.43 << 0.002 << 0.05 << 9.0 << 11.0 << 801 << 1001 << true;
     }
 
     void matchesTheFullSum()
@@ -89,14 +91,16 @@ private slots:
 
         // The band leaves out terms below e^-50 of each column's top: the difference is rounding.
         const double jeffrey = worstRelative(fast.jeffrey, full.jeffrey);
-        QVERIFY2(jeffrey < 1e-12, qPrintable(QString("Jeffrey density differs by %1 of its peak").arg(jeffrey)));
+        QVERIFY2(jeffrey < 1e-12,
+                 qPrintable(QString("Jeffrey density differs by %1 of its peak").arg(jeffrey)));
         QCOMPARE_LE(std::abs(fast.jeffrey.mean - full.jeffrey.mean), 1e-12 * full.jeffrey.mean);
         QCOMPARE_LE(std::abs(fast.jeffrey.sd - full.jeffrey.sd), 1e-10 * full.jeffrey.sd);
         // Closed-form Gaussian integrals over y against the trapezoid rule on the y grid, which
         // resolves the model error at 2 points per sd: they agree to rounding.
         const double ve = worstRelative(fast.virtualEvidence, full.virtualEvidence);
         QVERIFY2(ve < 1e-10, qPrintable(QString("virtual density differs by %1 of its peak").arg(ve)));
-        QCOMPARE_LE(std::abs(fast.virtualEvidence.mean - full.virtualEvidence.mean), 1e-12 * full.virtualEvidence.mean);
+        QCOMPARE_LE(std::abs(fast.virtualEvidence.mean - full.virtualEvidence.mean),
+                    1e-12 * full.virtualEvidence.mean);
         if (!qOnGrid)
             return;
         const double de = worstRelative(fast.distributional, full.distributional);
@@ -121,8 +125,8 @@ private slots:
         const UniformGrid t(0.13, 0.73, 601);
         const evidence::Readings a =
             evidence::computeReadings(model, q, 0.43, {UniformGrid(4, 16, 401), UniformGrid(6, 20, 1401), t});
-        const evidence::Readings b =
-            evidence::computeReadings(mirrored, q, 0.43, {UniformGrid(-16, -4, 401), UniformGrid(-20, -6, 1401), t});
+        const evidence::Readings b = evidence::computeReadings(
+            mirrored, q, 0.43, {UniformGrid(-16, -4, 401), UniformGrid(-20, -6, 1401), t});
         double worst = 0;
         for (size_t i = 0; i < a.jeffrey.pdf.size(); ++i)
             worst = std::max(worst, std::abs(a.jeffrey.pdf[i] - b.jeffrey.pdf[a.jeffrey.pdf.size() - 1 - i]));

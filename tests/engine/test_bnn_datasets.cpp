@@ -1,9 +1,9 @@
 // The BNN+LV data-set registry and synthetic generators (engine/bnn/datasets.*): each generator's
 // conditional moments and input distribution against its formula (written here independently),
 // and standardisation by training statistics only. The real loaders: test_bnn_real_datasets.
-#include "compare_near.h"
 #include "bnn/datasets.h"
 #include "bnn/synthetic_datasets.h"
+#include "compare_near.h"
 #include "core/errors.h"
 #include "stats/normality.h"
 

@@ -2,9 +2,9 @@
 // data alone (training x standardised by its own statistics, μ_z), the test log-likelihood
 // between a trivial baseline and the true generator's (a ceiling), partial figures while it
 // trains, cancellation, and one clear message for every kind of bad input.
-#include "compare_near.h"
 #include "bnn/datasets.h"
 #include "bnn/synthetic_datasets.h"
+#include "compare_near.h"
 #include "core/errors.h"
 #include "scenarios/registry.h"
 #include "stats/mutual_information.h"
@@ -29,7 +29,10 @@ const Scenario& ncai()
 // Goldberg: 200 training points, 20 hidden units; short runs keep the suite quick.
 ParameterValues quick(int inference, int epochs = 600)
 {
-    return {{"dataset", 1}, {"inference", inference}, {"epochs", epochs}, {"warm_start_epochs", 300},
+    return {{"dataset", 1},
+            {"inference", inference},
+            {"epochs", epochs},
+            {"warm_start_epochs", 300},
             {"predictive_draws", 1000}};
 }
 

@@ -1,9 +1,9 @@
 // The real BNN+LV data sets (engine/bnn/real_datasets.*): each loader against row counts and
 // values from shared/data/SOURCES.md and the files, splits that partition the rows, and
 // malformed files refused with one clear message.
-#include "compare_near.h"
 #include "bnn/datasets.h"
 #include "bnn/real_datasets.h"
+#include "compare_near.h"
 #include "core/errors.h"
 
 #include <QTemporaryDir>

@@ -62,11 +62,26 @@ private slots:
         QTest::addColumn<QString>("inference");
         QTest::addColumn<QString>("metric");
         QTest::addColumn<double>("paper");
-        QTest::newRow("Table 4 Depeweg NCAI") << "bnn-synthetic" << "depeweg" << "ncai" << "test_ll" << -1.973;
-        QTest::newRow("Table 2 Depeweg MFVI MI") << "bnn-synthetic" << "depeweg" << "mfvi" << "mi_x_z" << 0.428;
-        QTest::newRow("Table 3 Heavy-Tail NCAI HZ") << "bnn-synthetic" << "heavy-tail" << "ncai" << "hz" << 0.027;
-        QTest::newRow("Table 5 energy BNN") << "bnn-real" << "energy" << "bnn-mfvi" << "test_ll" << 1.281;
-        QTest::newRow("Table 5 wine NCAI") << "bnn-real" << "wine" << "ncai" << "test_ll" << -0.849;
+        QTest::newRow("Table 4 Depeweg NCAI") << "bnn-synthetic"
+                                              << "depeweg"
+                                              << "ncai"
+                                              << "test_ll" << -1.973;
+        QTest::newRow("Table 2 Depeweg MFVI MI") << "bnn-synthetic"
+                                                 << "depeweg"
+                                                 << "mfvi"
+                                                 << "mi_x_z" << 0.428;
+        QTest::newRow("Table 3 Heavy-Tail NCAI HZ") << "bnn-synthetic"
+                                                    << "heavy-tail"
+                                                    << "ncai"
+                                                    << "hz" << 0.027;
+        QTest::newRow("Table 5 energy BNN") << "bnn-real"
+                                            << "energy"
+                                            << "bnn-mfvi"
+                                            << "test_ll" << 1.281;
+        QTest::newRow("Table 5 wine NCAI") << "bnn-real"
+                                           << "wine"
+                                           << "ncai"
+                                           << "test_ll" << -0.849;
     }
 
     void paperValuesSitInTheirCells()
@@ -76,7 +91,8 @@ private slots:
         QFETCH(QString, inference);
         QFETCH(QString, metric);
         QFETCH(double, paper);
-        const StudyCell& c = cell(*findStudy(id.toStdString()), dataset.toStdString(), inference.toStdString());
+        const StudyCell& c =
+            cell(*findStudy(id.toStdString()), dataset.toStdString(), inference.toStdString());
         QCOMPARE(c.paperValue(metric.toStdString()).value_or(NAN), paper);
         // No MI or HZ is printed for the BNN without z, nor any row for Bimodal.
         QVERIFY(!cell(*findStudy("bnn-synthetic"), "depeweg", "bnn-mfvi").paperValue("mi_x_z"));

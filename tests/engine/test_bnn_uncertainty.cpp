@@ -22,12 +22,14 @@ private slots:
         for (double x : {-4.0, -std::numbers::pi, -1.0, 0.0, 2.5}) {
             // Depeweg: y | x ~ N(7 sin x, 9 cos²(x/2) σ_z² + σ_ε²), σ_z² = 1, σ_ε² = 0.1.
             const double c = 3 * std::cos(x / 2);
-            EVX_COMPARE_NEAR(scenarios::trueAleatoricEntropy("depeweg", x), 0.5 * std::log(e * (c * c + 0.1)), 1e-8);
+            EVX_COMPARE_NEAR(scenarios::trueAleatoricEntropy("depeweg", x), 0.5 * std::log(e * (c * c + 0.1)),
+                             1e-8);
         }
         // Bimodal where its two modes (10 sin x, 10 cos x) are 14 noise sds apart: two disjoint
         // halves of N(·, 1), so the entropy is a Gaussian's plus log 2.
         const double x = -0.75; // 10 sin x = −6.8, 10 cos x = 7.3
-        EVX_COMPARE_NEAR(scenarios::trueAleatoricEntropy("bimodal", x), 0.5 * std::log(e * 1.0) + std::log(2.0), 1e-8);
+        EVX_COMPARE_NEAR(scenarios::trueAleatoricEntropy("bimodal", x),
+                         0.5 * std::log(e * 1.0) + std::log(2.0), 1e-8);
     }
 
     void ncaiFollowsTheTruthsNoiseBetterThanMeanFieldVi()
@@ -36,10 +38,11 @@ private slots:
         const Summary& s = f.summary;
         for (const char* m : {"mfvi", "ncai", "hmc"}) {
             const std::string k = m;
-            EVX_COMPARE_NEAR(s.value(k + ".total.mean"), s.value(k + ".aleatoric.mean") + s.value(k + ".epistemic.mean"),
-                             1e-12);
+            EVX_COMPARE_NEAR(s.value(k + ".total.mean"),
+                             s.value(k + ".aleatoric.mean") + s.value(k + ".epistemic.mean"), 1e-12);
         }
-        const double ncai = s.value("ncai.aleatoric.rms_vs_truth"), mfvi = s.value("mfvi.aleatoric.rms_vs_truth");
+        const double ncai = s.value("ncai.aleatoric.rms_vs_truth"),
+                     mfvi = s.value("mfvi.aleatoric.rms_vs_truth");
         QVERIFY2(ncai < 0.75 * mfvi, qPrintable(QString("NCAI %1, MFVI %2 nats").arg(ncai).arg(mfvi)));
         QVERIFY(s.value("hmc.acceptance") > 0.5);
         QCOMPARE(f.plots.size(), std::size_t(4));

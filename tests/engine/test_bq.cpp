@@ -54,7 +54,10 @@ private slots:
         for (int i = 0; i < 3; ++i) {
             double ref;
             if (dims == 1)
-                ref = over(0, [&](double u) { const double xi = x(i, 0); return k(&u, &xi) * density(&u); });
+                ref = over(0, [&](double u) {
+                    const double xi = x(i, 0);
+                    return k(&u, &xi) * density(&u);
+                });
             else
                 ref = over(0, [&](double u0) {
                     return over(1, [&](double u1) {
@@ -109,13 +112,15 @@ private slots:
         const double truth = integrate([&](double t) { return f(t) * normalPdf(t, 0.1, 0.9); }, -11, 11);
         const ZEstimate e = bqEstimate(g, p);
         // Exact up to rounding in K⁻¹y (cond(K) ~ 1e3 here): 1e-10 relative.
-        QVERIFY2(std::fabs(e.mean - truth) < 1e-10 * std::fabs(truth), qPrintable(QString::number(e.mean - truth)));
+        QVERIFY2(std::fabs(e.mean - truth) < 1e-10 * std::fabs(truth),
+                 qPrintable(QString::number(e.mean - truth)));
         // An integrand outside the span (cos) is not integrated exactly by the same design:
         // this checks that the assertion above can fail.
         for (int i = 0; i < 7; ++i)
             y[i] = std::cos(3 * x(i, 0));
         g.setData(x, y);
-        const double cosTruth = integrate([&](double t) { return std::cos(3 * t) * normalPdf(t, 0.1, 0.9); }, -11, 11);
+        const double cosTruth =
+            integrate([&](double t) { return std::cos(3 * t) * normalPdf(t, 0.1, 0.9); }, -11, 11);
         QVERIFY(std::fabs(bqEstimate(g, p).mean - cosTruth) > 1e-4);
     }
 
@@ -137,7 +142,8 @@ private slots:
         const ZEstimate a = inc.estimate(), b = bqEstimate(full, p);
         QCOMPARE(inc.gp().jitter(), 0.0);
         QCOMPARE(full.jitter(), 0.0);
-        QVERIFY2(std::fabs(a.mean - b.mean) < 1e-10 * std::fabs(b.mean), qPrintable(QString("%1 vs %2").arg(a.mean).arg(b.mean)));
+        QVERIFY2(std::fabs(a.mean - b.mean) < 1e-10 * std::fabs(b.mean),
+                 qPrintable(QString("%1 vs %2").arg(a.mean).arg(b.mean)));
         QVERIFY(std::fabs(a.variance - b.variance) < 1e-10 * priorVariance(k, p));
     }
 
@@ -174,7 +180,7 @@ private slots:
             QCOMPARE(designs[k].size() + 1, designs[k + 1].size());
             QVERIFY(std::equal(designs[k].begin(), designs[k].end(), designs[k + 1].begin()));
         }
-        QCOMPARE(designs[0].front(), 0.25);  // the clicked point comes first
+        QCOMPARE(designs[0].front(), 0.25); // the clicked point comes first
         // Active sampling must not repeat a point (that would add nothing).
         std::vector<double> sorted = designs.back();
         std::sort(sorted.begin(), sorted.end());
@@ -196,25 +202,33 @@ private slots:
         const double muY = 0.3, sdY = 0.8;
         const MarginalGp marginal(g, muY, sdY);
         for (double x0 : {-1.3, 0.0, 0.7, 2.5}) {
-            const double ref = integrate([&](double t) {
-                const double pt[2] = {x0, t};
-                return g.mean(pt) * normalPdf(t, muY, sdY);
-            }, muY - 12 * sdY, muY + 12 * sdY);
+            const double ref = integrate(
+                [&](double t) {
+                    const double pt[2] = {x0, t};
+                    return g.mean(pt) * normalPdf(t, muY, sdY);
+                },
+                muY - 12 * sdY, muY + 12 * sdY);
             // Both are accurate to ~1e-12; 1e-9 absolute on values of order 1.
-            QVERIFY2(std::fabs(marginal.mean(x0) - ref) < 1e-9, qPrintable(QString("%1 vs %2").arg(marginal.mean(x0)).arg(ref)));
+            QVERIFY2(std::fabs(marginal.mean(x0) - ref) < 1e-9,
+                     qPrintable(QString("%1 vs %2").arg(marginal.mean(x0)).arg(ref)));
         }
         for (double x0 : {-1.3, 0.7}) {
             auto cov = [&](double t1, double t2) {
                 const double a[2] = {x0, t1}, b[2] = {x0, t2};
-                const Eigen::VectorXd ka = g.kernel().column(g.inputs(), a), kb = g.kernel().column(g.inputs(), b);
+                const Eigen::VectorXd ka = g.kernel().column(g.inputs(), a),
+                                      kb = g.kernel().column(g.inputs(), b);
                 return g.kernel()(a, b) - g.factor().solveL(ka).dot(g.factor().solveL(kb));
             };
-            const double ref = integrate([&](double t1) {
-                return normalPdf(t1, muY, sdY) * integrate([&](double t2) { return cov(t1, t2) * normalPdf(t2, muY, sdY); },
-                                                           muY - 10 * sdY, muY + 10 * sdY, 8);
-            }, muY - 10 * sdY, muY + 10 * sdY, 8);
+            const double ref = integrate(
+                [&](double t1) {
+                    return normalPdf(t1, muY, sdY) *
+                           integrate([&](double t2) { return cov(t1, t2) * normalPdf(t2, muY, sdY); },
+                                     muY - 10 * sdY, muY + 10 * sdY, 8);
+                },
+                muY - 10 * sdY, muY + 10 * sdY, 8);
             // The variance is a difference of two O(1) terms; 1e-8 absolute.
-            QVERIFY2(std::fabs(marginal.variance(x0) - ref) < 1e-8, qPrintable(QString("%1 vs %2").arg(marginal.variance(x0)).arg(ref)));
+            QVERIFY2(std::fabs(marginal.variance(x0) - ref) < 1e-8,
+                     qPrintable(QString("%1 vs %2").arg(marginal.variance(x0)).arg(ref)));
         }
     }
 
@@ -229,15 +243,18 @@ private slots:
             y[i] = std::sin(2 * x(i, 0)) * std::exp(-0.3 * x(i, 1) * x(i, 1)) + 0.5;
         gp::GpRegression g(gp::Kernel(gp::KernelKind::Gaussian, 2.0, Eigen::Vector2d(0.6, 0.9)), 0.2);
         g.setData(x, y);
-        const Eigen::VectorXd xs = Eigen::VectorXd::LinSpaced(13, -3, 3), ys = Eigen::VectorXd::LinSpaced(7, -2.5, 2);
+        const Eigen::VectorXd xs = Eigen::VectorXd::LinSpaced(13, -3, 3),
+                              ys = Eigen::VectorXd::LinSpaced(7, -2.5, 2);
         const Eigen::MatrixXd grid = productGridMean(g, xs, ys);
         Eigen::MatrixXd pts(xs.size() * ys.size(), 2);
         for (int b = 0; b < ys.size(); ++b)
             for (int a = 0; a < xs.size(); ++a)
                 pts.row(b * xs.size() + a) << xs[a], ys[b];
         const Eigen::VectorXd pointwise = g.predictMean(pts);
-        const double worst = (Eigen::Map<const Eigen::VectorXd>(grid.data(), grid.size()) - pointwise).cwiseAbs().maxCoeff();
-        QVERIFY2(worst < 1e-12 * pointwise.cwiseAbs().maxCoeff(), qPrintable(QString("worst difference %1").arg(worst)));
+        const double worst =
+            (Eigen::Map<const Eigen::VectorXd>(grid.data(), grid.size()) - pointwise).cwiseAbs().maxCoeff();
+        QVERIFY2(worst < 1e-12 * pointwise.cwiseAbs().maxCoeff(),
+                 qPrintable(QString("worst difference %1").arg(worst)));
     }
 
     void twoDimensionalTruthMatchesQuadrature_data()
@@ -258,17 +275,23 @@ private slots:
         QFETCH(double, ySd);
         using scenarios::Bq2dMarginalScenario;
         auto marginal = [&](double x) {
-            return integrate([&](double y) { return Bq2dMarginalScenario::integrand(x, y) * normalPdf(y, 0, ySd); },
-                             -12 * ySd, 12 * ySd);
+            return integrate(
+                [&](double y) { return Bq2dMarginalScenario::integrand(x, y) * normalPdf(y, 0, ySd); },
+                -12 * ySd, 12 * ySd);
         };
         for (double x : {-3.0, -1.2, -0.4, 0.0, 0.5, 1.7, 4.0}) {
             const double expected = marginal(x * xSd), got = Bq2dMarginalScenario::trueMarginal(x * xSd, ySd);
             QVERIFY2(std::fabs(got - expected) <= 1e-10 * std::max(expected, 1e-3),
-                     qPrintable(QString("marginal at %1: %2 vs %3").arg(x * xSd).arg(got, 0, 'g', 14).arg(expected, 0, 'g', 14)));
+                     qPrintable(QString("marginal at %1: %2 vs %3")
+                                    .arg(x * xSd)
+                                    .arg(got, 0, 'g', 14)
+                                    .arg(expected, 0, 'g', 14)));
         }
-        const double z = integrate([&](double x) { return marginal(x) * normalPdf(x, 0, xSd); }, -12 * xSd, 12 * xSd);
+        const double z =
+            integrate([&](double x) { return marginal(x) * normalPdf(x, 0, xSd); }, -12 * xSd, 12 * xSd);
         const double got = Bq2dMarginalScenario::trueIntegral(xSd, ySd);
-        QVERIFY2(std::fabs(got - z) <= 1e-10 * z, qPrintable(QString("Z %1 vs %2").arg(got, 0, 'g', 14).arg(z, 0, 'g', 14)));
+        QVERIFY2(std::fabs(got - z) <= 1e-10 * z,
+                 qPrintable(QString("Z %1 vs %2").arg(got, 0, 'g', 14).arg(z, 0, 'g', 14)));
     }
 
     void otherScenariosRun_data()
@@ -315,9 +338,11 @@ private slots:
         v["method"] = s->schema().parse("method", method.toStdString());
         v["n_samples"] = 12;
         const Figure f = s->run(v, {});
-        for (const char* key : {"z.true", "z.mean", "z.sd", "z.rel_error", "mc.z.mean", "mc.z.rel_error", "jitter.added"})
+        for (const char* key :
+             {"z.true", "z.mean", "z.sd", "z.rel_error", "mc.z.mean", "mc.z.rel_error", "jitter.added"})
             QVERIFY2(f.summary.contains(key), key);
-        const double truth = integrate([](double x) { return std::exp(peakedLog(x)) * normalPdf(x, 0, 1); }, -12, 12);
+        const double truth =
+            integrate([](double x) { return std::exp(peakedLog(x)) * normalPdf(x, 0, 1); }, -12, 12);
         QVERIFY(std::fabs(f.summary.value("z.true") - truth) < 1e-10 * truth);
         QCOMPARE(f.plots.size(), size_t(3));
         QVERIFY(f.plots[2].logY);

@@ -22,12 +22,16 @@ using namespace evx::scenarios::quadrature;
 namespace {
 
 // Relative closeness with the numbers in the message.
-#define EVX_CLOSE(a, b, rel)                                                                                   \
-    QVERIFY2(std::fabs((a) - (b)) <= (rel) * std::fabs(b),                                                      \
-             qPrintable(QString("%1 = %2, %3 = %4, relative tolerance %5").arg(#a).arg(a, 0, 'g', 12).arg(#b)   \
-                            .arg(b, 0, 'g', 12).arg(rel)))
+#define EVX_CLOSE(a, b, rel)                                                                                 \
+    QVERIFY2(std::fabs((a) - (b)) <= (rel)*std::fabs(b),                                                     \
+             qPrintable(QString("%1 = %2, %3 = %4, relative tolerance %5")                                   \
+                            .arg(#a)                                                                         \
+                            .arg(a, 0, 'g', 12)                                                              \
+                            .arg(#b)                                                                         \
+                            .arg(b, 0, 'g', 12)                                                              \
+                            .arg(rel)))
 
-}  // namespace
+} // namespace
 
 class TestBqCalibration : public QObject {
     Q_OBJECT
@@ -99,10 +103,11 @@ private slots:
         // the mode, beyond which the integrand is below e⁻¹⁰⁰ of its peak.
         auto logPost = [&](double t) { return -(n / 2.0) * t - s / (2 * std::exp(t)); };
         const double mode = std::log(s / n);
-        const double norm = integrate([&](double t) { return std::exp(logPost(t) - logPost(mode)); }, mode - 40,
-                                      mode + 40);
+        const double norm =
+            integrate([&](double t) { return std::exp(logPost(t) - logPost(mode)); }, mode - 40, mode + 40);
         const double meanH = integrate([&](double t) { return std::exp(t + logPost(t) - logPost(mode)); },
-                                       mode - 40, mode + 40) / norm;
+                                       mode - 40, mode + 40) /
+                             norm;
         EVX_CLOSE(one.estimate().variance, meanH * v1, 1e-8);
         // ĥ·v₁ (the plug-in) is n/(n − 2) = 1.5 times smaller.
         EVX_CLOSE(one.estimate().variance, 1.5 * s / n * v1, 1e-10);
@@ -114,7 +119,8 @@ private slots:
         mix.add(Eigen::VectorXd::Constant(1, 0.1), 1.0);
         mix.add(Eigen::VectorXd::Constant(1, 0.5), 0.5);
         QVERIFY_THROWS_EXCEPTION(NumericalError, mix.estimate());
-        QVERIFY_THROWS_EXCEPTION(InvalidParameter, LengthscaleMixtureBq(GaussianMeasure::oneDimensional(0, 1), 1, 0.5, 3));
+        QVERIFY_THROWS_EXCEPTION(InvalidParameter,
+                                 LengthscaleMixtureBq(GaussianMeasure::oneDimensional(0, 1), 1, 0.5, 3));
     }
 
     void logGpMixtureMatchesItsNodes()
@@ -143,7 +149,8 @@ private slots:
         std::vector<double> logW, mass;
         for (int j = 0; j < o.gridPoints; ++j) {
             logW.push_back(std::log(0.1) + std::log(200.0) * j / (o.gridPoints - 1));
-            gp::GpRegression g(gp::Kernel(gp::KernelKind::Gaussian, 1.0, Eigen::VectorXd::Constant(1, std::exp(logW.back()))));
+            gp::GpRegression g(gp::Kernel(gp::KernelKind::Gaussian, 1.0,
+                                          Eigen::VectorXd::Constant(1, std::exp(logW.back()))));
             g.setData(x, r);
             mass.push_back(-0.5 * g.factor().logDeterminant() - 0.5 * n * std::log(r.dot(g.alpha())));
         }
@@ -155,7 +162,8 @@ private slots:
             double below = 0;
             for (size_t j = 0; j < mass.size(); ++j) {
                 if (below + mass[j] / sum >= tau)
-                    return j == 0 ? logW[0] : logW[j - 1] + (tau - below) / (mass[j] / sum) * (logW[j] - logW[j - 1]);
+                    return j == 0 ? logW[0]
+                                  : logW[j - 1] + (tau - below) / (mass[j] / sum) * (logW[j] - logW[j - 1]);
                 below += mass[j] / sum;
             }
             return logW.back();
@@ -169,7 +177,9 @@ private slots:
             gp::GpRegression g(gp::Kernel(gp::KernelKind::Gaussian, 1.0, Eigen::VectorXd::Constant(1, w)));
             g.setData(x, r);
             const double h = r.dot(g.alpha()) / (n - 2);
-            e.push_back(LogGpBq(x, logL, p, gp::Kernel(gp::KernelKind::Gaussian, h, Eigen::VectorXd::Constant(1, w))).estimate());
+            e.push_back(
+                LogGpBq(x, logL, p, gp::Kernel(gp::KernelKind::Gaussian, h, Eigen::VectorXd::Constant(1, w)))
+                    .estimate());
         }
         double v = 0;
         for (const auto& ek : e)
@@ -204,13 +214,14 @@ private slots:
     void lengthscaleAndLinearisationWarnings()
     {
         QVERIFY(!lengthscaleBoundWarning(kBoundShareLimit, 0.0, 0.1));
-        QVERIFY(lengthscaleBoundWarning(2 * kBoundShareLimit, 0.0, 0.1)->find("lower bound") != std::string::npos);
+        QVERIFY(lengthscaleBoundWarning(2 * kBoundShareLimit, 0.0, 0.1)->find("lower bound") !=
+                std::string::npos);
         QVERIFY(lengthscaleBoundWarning(0.0, 1.0, 20)->find("upper bound") != std::string::npos);
         QVERIFY(!linearisationWarning(kLinearisationRatioLimit * 1e-3, 1e-3));
         QVERIFY(!linearisationWarning(1e-3 / kLinearisationRatioLimit, 1e-3));
         QVERIFY(linearisationWarning(1.01 * kLinearisationRatioLimit * 1e-3, 1e-3));
         QVERIFY(linearisationWarning(0.99e-3 / kLinearisationRatioLimit, 1e-3));
-        QVERIFY(!linearisationWarning(0.0, 1e-3));  // exact moments not resolved
+        QVERIFY(!linearisationWarning(0.0, 1e-3)); // exact moments not resolved
     }
 
     void configurationsSpanTheGrid()
@@ -224,7 +235,7 @@ private slots:
             QCOMPARE(cfg.size(), size_t(100));
             std::set<double> seeds, means, sds;
             for (const auto& v : cfg) {
-                s->schema().complete(v);  // every value within bq-1d's ranges (throws otherwise)
+                s->schema().complete(v); // every value within bq-1d's ranges (throws otherwise)
                 seeds.insert(v.at("seed"));
                 means.insert(v.at("prior_mean"));
                 sds.insert(v.at("prior_sd"));
@@ -233,12 +244,14 @@ private slots:
             QCOMPARE(seeds.size(), size_t(100));
             // 5 prior means per integrand, of which the first two integrands share theirs and the
             // wide bump shares three; 5 sds each, partly shared.
-            QVERIFY2(means.size() >= 12 && sds.size() >= 10, qPrintable(QString("%1 means, %2 sds").arg(means.size()).arg(sds.size())));
+            QVERIFY2(means.size() >= 12 && sds.size() >= 10,
+                     qPrintable(QString("%1 means, %2 sds").arg(means.size()).arg(sds.size())));
         }
         // A subset spreads over the prior grid too: 3 per integrand, 3 different sds each.
         const auto few = calibrationConfigurations(cells.front(), 3);
         QCOMPARE(few.size(), size_t(12));
-        QVERIFY(few[0].at("prior_sd") != few[1].at("prior_sd") && few[1].at("prior_sd") != few[2].at("prior_sd"));
+        QVERIFY(few[0].at("prior_sd") != few[1].at("prior_sd") &&
+                few[1].at("prior_sd") != few[2].at("prior_sd"));
         QVERIFY_THROWS_EXCEPTION(InvalidParameter, calibrationConfigurations(cells.front(), 26));
     }
 

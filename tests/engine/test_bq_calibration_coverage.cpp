@@ -27,10 +27,14 @@ private slots:
         // Each bound lies between the two, about two binomial sds (3–5 points at 72 runs)
         // below the calibrated value. bq/mc was already covered on this set; its bound only
         // guards against a collapse.
-        QTest::newRow("bq/active") << "bq" << "active" << 0.85;
-        QTest::newRow("bq/mc") << "bq" << "mc" << 0.85;
-        QTest::newRow("log-gp-bq/active") << "log-gp-bq" << "active" << 0.86;
-        QTest::newRow("log-gp-bq/mc") << "log-gp-bq" << "mc" << 0.70;
+        QTest::newRow("bq/active") << "bq"
+                                   << "active" << 0.85;
+        QTest::newRow("bq/mc") << "bq"
+                               << "mc" << 0.85;
+        QTest::newRow("log-gp-bq/active") << "log-gp-bq"
+                                          << "active" << 0.86;
+        QTest::newRow("log-gp-bq/mc") << "log-gp-bq"
+                                      << "mc" << 0.70;
     }
 
     void coverageOfTheSmallSet()
@@ -49,7 +53,8 @@ private slots:
                 runs.push_back(calibrationOutcome(s->run(v, {})));
             const CoverageSummary c = coverage(runs);
             qInfo("%s/%s n = %d: coverage %.0f %% (%d/%d), median |error|/sd %.2f", qPrintable(method),
-                  qPrintable(strategy), cell.samples, 100 * c.coverage, c.covered, c.runs, c.medianStandardisedError);
+                  qPrintable(strategy), cell.samples, 100 * c.coverage, c.covered, c.runs,
+                  c.medianStandardisedError);
             pooled.insert(pooled.end(), runs.begin(), runs.end());
         }
         const CoverageSummary c = coverage(pooled);

@@ -29,8 +29,7 @@ struct BallReference {
 
     // Adaptive Gauss–Kronrod on `panels` equal pieces; peaked integrands over a wide range
     // get many panels so that no adaptive step can step over the peak.
-    template <class F>
-    static double integrate(F f, double a, double b, int panels = 1)
+    template <class F> static double integrate(F f, double a, double b, int panels = 1)
     {
         double sum = 0;
         for (int k = 0; k < panels; ++k)
@@ -40,12 +39,12 @@ struct BallReference {
     }
 
     // Mean and sd of the density ∝ w(g) over the prior's range.
-    template <class W>
-    std::pair<double, double> moments(W w) const
+    template <class W> std::pair<double, double> moments(W w) const
     {
         const double z = integrate(w, gLo(), gHi(), 100);
         const double m1 = integrate([&](double g) { return g * w(g); }, gLo(), gHi(), 100) / z;
-        const double m2 = integrate([&](double g) { return (g - m1) * (g - m1) * w(g); }, gLo(), gHi(), 100) / z;
+        const double m2 =
+            integrate([&](double g) { return (g - m1) * (g - m1) * w(g); }, gLo(), gHi(), 100) / z;
         return {m1, std::sqrt(m2)};
     }
 
@@ -87,7 +86,7 @@ struct BallReference {
                 return std::exp(logPrior(g) - shift) * normal(t, u, sm) * 4 * h / (u * u * u);
             };
             const double z = integrate(w, lo, hi);
-            if (!(z > 0))  // only where q(t) < 1e-12 of its peak (see below): a negligible term
+            if (!(z > 0)) // only where q(t) < 1e-12 of its peak (see below): a negligible term
                 return 0.0;
             return integrate([&](double u) { return std::pow(2 * h / (u * u), power) * w(u); }, lo, hi) / z;
         };
@@ -104,7 +103,8 @@ struct BallReference {
     {
         const double z = integrate([&](double g) { return prior(g); }, gLo(), gHi(), 20);
         const double m1 = integrate([&](double g) { return prior(g) * fall(g); }, gLo(), gHi(), 20) / z;
-        const double m2 = integrate([&](double g) { return prior(g) * fall(g) * fall(g); }, gLo(), gHi(), 20) / z;
+        const double m2 =
+            integrate([&](double g) { return prior(g) * fall(g) * fall(g); }, gLo(), gHi(), 20) / z;
         return sm * sm + m2 - m1 * m1;
     }
 };
@@ -119,19 +119,20 @@ bool relativelyClose(double a, double b, double tol)
     return std::abs(a - b) <= tol * std::abs(b);
 }
 
-
 // A reading's summary mean and sd against (mean, sd), each to a relative tolerance.
 void checkMoments(const Figure& f, const char* key, std::pair<double, double> expected, double tol)
 {
     const double mean = f.summary.value(std::string(key) + ".mean");
     const double sd = f.summary.value(std::string(key) + ".sd");
     QVERIFY2(relativelyClose(mean, expected.first, tol),
-             qPrintable(QString("%1.mean %2 vs %3").arg(key).arg(mean, 0, 'g', 12).arg(expected.first, 0, 'g', 12)));
-    QVERIFY2(relativelyClose(sd, expected.second, tol),
-             qPrintable(QString("%1.sd %2 vs %3").arg(key).arg(sd, 0, 'g', 12).arg(expected.second, 0, 'g', 12)));
+             qPrintable(
+                 QString("%1.mean %2 vs %3").arg(key).arg(mean, 0, 'g', 12).arg(expected.first, 0, 'g', 12)));
+    QVERIFY2(
+        relativelyClose(sd, expected.second, tol),
+        qPrintable(QString("%1.sd %2 vs %3").arg(key).arg(sd, 0, 'g', 12).arg(expected.second, 0, 'g', 12)));
 }
 
-}  // namespace
+} // namespace
 
 class TestDropBall : public QObject {
     Q_OBJECT
@@ -162,8 +163,11 @@ private slots:
         QFETCH(double, sigmaObs);
         QFETCH(double, priorMean);
         QFETCH(double, priorSd);
-        const Figure f = runBall({{"height", height}, {"t_obs", tObs}, {"sigma_model", sigmaModel},
-                                  {"sigma_obs", sigmaObs}, {"g_prior_mean", priorMean},
+        const Figure f = runBall({{"height", height},
+                                  {"t_obs", tObs},
+                                  {"sigma_model", sigmaModel},
+                                  {"sigma_obs", sigmaObs},
+                                  {"g_prior_mean", priorMean},
                                   {"g_prior_sd", priorSd}});
         const BallReference ref{height, tObs, sigmaModel, sigmaObs, priorMean, priorSd};
 
@@ -224,20 +228,29 @@ private slots:
         QFETCH(double, sigmaModel);
         QFETCH(double, priorMean);
         QFETCH(double, priorSd);
-        const Figure f = runBall({{"height", height}, {"sigma_model", sigmaModel}, {"g_prior_mean", priorMean},
+        const Figure f = runBall({{"height", height},
+                                  {"sigma_model", sigmaModel},
+                                  {"g_prior_mean", priorMean},
                                   {"g_prior_sd", priorSd}});
         const BallReference ref{height, 0.43, sigmaModel, 0.025, priorMean, priorSd};
-        const double z = BallReference::integrate([&](double g) { return ref.prior(g); }, ref.gLo(), ref.gHi(), 100);
+        const double z =
+            BallReference::integrate([&](double g) { return ref.prior(g); }, ref.gLo(), ref.gHi(), 100);
         const Series& p = f.plots.at(1).series.at(0);
         QCOMPARE(QString::fromStdString(p.name), QString("Prior predictive p(t)"));
         const double peak = *std::max_element(p.y.begin(), p.y.end());
         for (size_t k = 0; k < p.x.size(); k += 10) {
             const double t = p.x[k];
-            const double expected = BallReference::integrate(
-                [&](double g) { return ref.prior(g) * BallReference::normal(t, ref.fall(g), sigmaModel); },
-                ref.gLo(), ref.gHi(), 400) / z;
-            QVERIFY2(std::abs(p.y[k] - expected) <= 1e-8 * peak,
-                     qPrintable(QString("p(%1) = %2 vs %3").arg(t).arg(p.y[k], 0, 'g', 12).arg(expected, 0, 'g', 12)));
+            const double expected =
+                BallReference::integrate(
+                    [&](double g) {
+                        return ref.prior(g) * BallReference::normal(t, ref.fall(g), sigmaModel);
+                    },
+                    ref.gLo(), ref.gHi(), 400) /
+                z;
+            QVERIFY2(
+                std::abs(p.y[k] - expected) <= 1e-8 * peak,
+                qPrintable(
+                    QString("p(%1) = %2 vs %3").arg(t).arg(p.y[k], 0, 'g', 12).arg(expected, 0, 'g', 12)));
         }
     }
 

@@ -19,14 +19,14 @@ using namespace evx;
 bool labelled(const Figure& f, const Plot& p)
 {
     auto any = [&](auto sameLine, auto label) {
-        return std::any_of(f.plots.begin(), f.plots.end(), [&](const Plot& q) {
-            return q.row >= 0 && sameLine(q) && !label(q).empty();
-        });
+        return std::any_of(f.plots.begin(), f.plots.end(),
+                           [&](const Plot& q) { return q.row >= 0 && sameLine(q) && !label(q).empty(); });
     };
-    const bool x = !p.xLabel.empty() || (p.row >= 0 && any([&](const Plot& q) { return q.column == p.column; },
-                                                           [](const Plot& q) { return q.xLabel; }));
-    const bool y = !p.yLabel.empty() ||
-                   (p.row >= 0 && any([&](const Plot& q) { return q.row == p.row; }, [](const Plot& q) { return q.yLabel; }));
+    const bool x =
+        !p.xLabel.empty() || (p.row >= 0 && any([&](const Plot& q) { return q.column == p.column; },
+                                                [](const Plot& q) { return q.xLabel; }));
+    const bool y = !p.yLabel.empty() || (p.row >= 0 && any([&](const Plot& q) { return q.row == p.row; },
+                                                           [](const Plot& q) { return q.yLabel; }));
     return x && y;
 }
 
@@ -46,7 +46,8 @@ private slots:
             std::ifstream in(entry.path());
             std::string line;
             while (std::getline(in, line))
-                QVERIFY2(!std::regex_search(line, qtInclude), qPrintable(QString::fromStdString(entry.path().string() + ": " + line)));
+                QVERIFY2(!std::regex_search(line, qtInclude),
+                         qPrintable(QString::fromStdString(entry.path().string() + ": " + line)));
         }
         QVERIFY(files > 10);
     }
@@ -118,7 +119,8 @@ private slots:
         std::atomic<bool> cancel{true};
         const RunContext context(&cancel, nullptr);
         for (const auto& s : ScenarioRegistry::instance().all())
-            QVERIFY_THROWS_EXCEPTION(Cancelled, s->runWith(testing::exampleInput(*s, s->schema().defaults()), context));
+            QVERIFY_THROWS_EXCEPTION(Cancelled,
+                                     s->runWith(testing::exampleInput(*s, s->schema().defaults()), context));
     }
 
     void crossParameterErrorsAreClear()

@@ -38,7 +38,7 @@ private:
     const models::LinearGaussianModel& m_model;
 };
 
-}  // namespace
+} // namespace
 
 class TestGaussianReadings : public QObject {
     Q_OBJECT

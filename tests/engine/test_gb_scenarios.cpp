@@ -198,10 +198,11 @@ private slots:
         const genbayes::ParameterBox box = genbayes::poissonModel()->box();
         const Eigen::MatrixXd grid = box.grid();
         const Eigen::Map<const Eigen::VectorXd> thetas(evaluated.x.data(), Eigen::Index(evaluated.x.size()));
-        const Eigen::Map<const Eigen::VectorXd> klValues(evaluated.y.data(), Eigen::Index(evaluated.y.size()));
+        const Eigen::Map<const Eigen::VectorXd> klValues(evaluated.y.data(),
+                                                         Eigen::Index(evaluated.y.size()));
         const Eigen::Map<const Eigen::VectorXd> y(rescored.y.data(), Eigen::Index(rescored.y.size()));
-        Eigen::VectorXd h =
-            genbayes::smoothEvaluations(box, grid, thetas, klValues, gp::KernelKind::Matern52).logHyperparameters;
+        Eigen::VectorXd h = genbayes::smoothEvaluations(box, grid, thetas, klValues, gp::KernelKind::Matern52)
+                                .logHyperparameters;
         const Eigen::MatrixXd unitThetas = thetas / 10, unitGrid = grid / 10; // λ ∈ [0, 10]
         gp::GpRegression gp(gp::Kernel(gp::KernelKind::Matern52, 1, Eigen::VectorXd::Ones(1)), y.mean());
         gp.setData(unitThetas, y);
@@ -223,8 +224,8 @@ private slots:
         for (Eigen::Index g = 0; g < grid.rows(); g += 50) {
             // Two routes to one formula: rounding only.
             EVX_COMPARE_NEAR(curve.y[std::size_t(g)], mean(g), 1e-9 * scale);
-            EVX_COMPARE_NEAR(band.upper[std::size_t(g)] - band.lower[std::size_t(g)], 4 * std::sqrt(variance(g)),
-                             1e-9 * scale);
+            EVX_COMPARE_NEAR(band.upper[std::size_t(g)] - band.lower[std::size_t(g)],
+                             4 * std::sqrt(variance(g)), 1e-9 * scale);
         }
         const Figure otherFresh = fresh()->runChecked(with(hellinger), {});
         for (const char* key : {"jsd", "method.lambda.mean", "method.lambda.sd", "reference.lambda.sd"})
@@ -264,9 +265,12 @@ private slots:
         principal["feature_basis"] = 1;
         const Figure standard = runScenario("gb-poisson", base);
         QCOMPARE(standard.plots.at(1).series.at(2).x.size(), std::size_t(30));
-        const double stratifiedScatter = scatter(standard), independentScatter = scatter(runScenario("gb-poisson", independent));
+        const double stratifiedScatter = scatter(standard),
+                     independentScatter = scatter(runScenario("gb-poisson", independent));
         QVERIFY2(2.5 * stratifiedScatter < independentScatter,
-                 qPrintable(QString("sd of evaluations − D: stratified %1, independent %2").arg(stratifiedScatter).arg(independentScatter)));
+                 qPrintable(QString("sd of evaluations − D: stratified %1, independent %2")
+                                .arg(stratifiedScatter)
+                                .arg(independentScatter)));
         QVERIFY(runScenario("gb-poisson", principal).summary.value("jsd") != standard.summary.value("jsd"));
         // Auto is stratified for VB and independent for EB: the same run as the explicit choice,
         // and not the other one.

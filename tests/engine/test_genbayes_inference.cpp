@@ -168,7 +168,8 @@ private slots:
             values(i, 1) = 0.3 * std::exp(-0.5 * (mu - 1) * (mu - 1)) * std::sin(logVar) + noise(rng);
             values(i, 2) = -3 * values(i, 0) + 0.7;
         }
-        const BayesOptState fit = smoothEvaluations(box, grid, thetas, values.col(0), gp::KernelKind::Matern52);
+        const BayesOptState fit =
+            smoothEvaluations(box, grid, thetas, values.col(0), gp::KernelKind::Matern52);
         const ShapedSurfaces shaped =
             smoothWithShape(box, grid, thetas, values, gp::KernelKind::Matern52, fit.logHyperparameters, {});
         QCOMPARE(shaped.means.rows(), grid.rows());
@@ -176,8 +177,10 @@ private slots:
 
         const Eigen::VectorXd& h = fit.logHyperparameters; // (log σ², log w₁, log w₂, log σ_n², log c)
         const Eigen::RowVectorXd width = (box.upper - box.lower).transpose();
-        const Eigen::MatrixXd unitThetas = (thetas.rowwise() - box.lower.transpose()).array().rowwise() / width.array();
-        const Eigen::MatrixXd unitGrid = (grid.rowwise() - box.lower.transpose()).array().rowwise() / width.array();
+        const Eigen::MatrixXd unitThetas =
+            (thetas.rowwise() - box.lower.transpose()).array().rowwise() / width.array();
+        const Eigen::MatrixXd unitGrid =
+            (grid.rowwise() - box.lower.transpose()).array().rowwise() / width.array();
         auto gpAt = [&](const Eigen::VectorXd& y, double logScale) {
             gp::GpRegression gp(gp::Kernel(gp::KernelKind::Matern52, 1, Eigen::VectorXd::Ones(2)), y.mean());
             gp.setData(unitThetas, y);
@@ -194,8 +197,8 @@ private slots:
         for (int c = 0; c < 3; ++c) {
             const Eigen::VectorXd y = values.col(c);
             const auto [bestLogScale, lml] = boost::math::tools::brent_find_minima(
-                [&](double logScale) { return -gpAt(y, logScale).logMarginalLikelihood(); }, h(0) - 15, h(0) + 15,
-                40);
+                [&](double logScale) { return -gpAt(y, logScale).logMarginalLikelihood(); }, h(0) - 15,
+                h(0) + 15, 40);
             // Brent to 40 bits brackets log σ̂² within about 1e-6 (the flat top of a smooth
             // maximum halves the bits): the sd ratio σ̂/σ to a few 1e-7 relative.
             const double ratio = std::exp(0.5 * (bestLogScale - h(0)));
@@ -216,7 +219,8 @@ private slots:
             // condition number with σ_n² ≥ 1e-10 var keeps that far below 1e-9 of the values).
             EVX_COMPARE_NEAR(shaped.means(atMean, c), mean(atMean), 1e-9 * spread);
             // The sd scales with σ: the Brent bracket's 1e-5 relative, of an sd below the spread.
-            EVX_COMPARE_NEAR(shaped.sdRatio(c) * fit.sdOnGrid(atSd), std::sqrt(variance(atSd)), 1e-5 * spread);
+            EVX_COMPARE_NEAR(shaped.sdRatio(c) * fit.sdOnGrid(atSd), std::sqrt(variance(atSd)),
+                             1e-5 * spread);
             Q_UNUSED(lml);
         }
         // The fitted column is the fit itself; the affine column maps alike.

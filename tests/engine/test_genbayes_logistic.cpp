@@ -190,7 +190,8 @@ private slots:
         // evidence grows without bound in α, and the solver stops at its cap of 1e10.
         LogisticData data = gaussianPair(30, 2);
         data.features = data.features.replicate(2, 1).eval();
-        data.labels = (Eigen::VectorXd(120) << Eigen::VectorXd::Ones(60), Eigen::VectorXd::Zero(60)).finished();
+        data.labels =
+            (Eigen::VectorXd(120) << Eigen::VectorXd::Ones(60), Eigen::VectorXd::Zero(60)).finished();
         const LogisticFit fit = fitLogisticEb(data);
         QVERIFY(fit.converged);
         QCOMPARE(fit.penalty, 1e10);
@@ -240,8 +241,8 @@ private slots:
         EVX_COMPARE_NEAR(fit.intercept, m(0), 1e-6);
         for (Eigen::Index j = 0; j < d; ++j)
             EVX_COMPARE_NEAR(fit.weights(j), m(j + 1), 1e-6);
-        const double update = (options.a0 + 0.5 * double(d))
-                              / (options.b0 + 0.5 * (m.tail(d).squaredNorm() + s.diagonal().tail(d).sum()));
+        const double update = (options.a0 + 0.5 * double(d)) /
+                              (options.b0 + 0.5 * (m.tail(d).squaredNorm() + s.diagonal().tail(d).sum()));
         EVX_COMPARE_NEAR(update / fit.penalty, 1.0, 1e-6);
     }
 
@@ -327,7 +328,8 @@ private slots:
         QCOMPARE(fit.penalty, rows[0].back());
         double worst = 0;
         for (Eigen::Index i = 0; i < 162; ++i)
-            worst = std::max(worst, std::fabs(fit.decision(data.features.row(i)) - rows[std::size_t(i)][std::size_t(d + 1)]));
+            worst = std::max(worst, std::fabs(fit.decision(data.features.row(i)) -
+                                              rows[std::size_t(i)][std::size_t(d + 1)]));
         QVERIFY2(worst < tolerance, qPrintable(QString("max |δ − δ_sklearn| = %1").arg(worst)));
     }
 };

@@ -59,7 +59,8 @@ private slots:
         for (double rate : {0.4, 3.0, 8.5}) {
             const Points x = poisson->simulateFromUniforms(Eigen::VectorXd::Constant(1, rate), u);
             for (Eigen::Index i = 0; i < u.size(); ++i)
-                QCOMPARE(x(i, 0), boost::math::quantile(boost::math::poisson_distribution<double, RoundUp>(rate), u(i)));
+                QCOMPARE(x(i, 0), boost::math::quantile(
+                                      boost::math::poisson_distribution<double, RoundUp>(rate), u(i)));
         }
         auto phi = [](double z) { return 0.5 * std::erfc(-z / std::sqrt(2.0)); };
         const auto gaussian = gaussianModel();
@@ -91,10 +92,10 @@ private slots:
                 ++hits[std::size_t(u(i, c) * count)];
             }
             for (int j = 0; j < count; ++j)
-                QVERIFY2(hits[std::size_t(j)] == 1, qPrintable(QString("column %1, stratum %2: %3 values")
-                                                                   .arg(c)
-                                                                   .arg(j)
-                                                                   .arg(hits[std::size_t(j)])));
+                QVERIFY2(
+                    hits[std::size_t(j)] == 1,
+                    qPrintable(
+                        QString("column %1, stratum %2: %3 values").arg(c).arg(j).arg(hits[std::size_t(j)])));
         }
         // The columns are permuted independently: not the same order (a shared order would
         // pair each draw's uniforms and correlate, e.g., the regression's x and its noise).
@@ -137,12 +138,12 @@ private slots:
         const Eigen::VectorXd theta = Eigen::VectorXd::Constant(1, 2.0);
         std::vector<double> independent, stratified;
         for (std::uint64_t seed = 0; seed < 30; ++seed) {
-            independent.push_back(divergenceEstimate(
-                Divergence::Kl, classifierLogRatios(*model, x, theta, Classifier::Vb, 10, seed,
-                                                    SimulationDesign::Independent)));
-            stratified.push_back(divergenceEstimate(
-                Divergence::Kl, classifierLogRatios(*model, x, theta, Classifier::Vb, 10, seed,
-                                                    SimulationDesign::Stratified)));
+            independent.push_back(
+                divergenceEstimate(Divergence::Kl, classifierLogRatios(*model, x, theta, Classifier::Vb, 10,
+                                                                       seed, SimulationDesign::Independent)));
+            stratified.push_back(
+                divergenceEstimate(Divergence::Kl, classifierLogRatios(*model, x, theta, Classifier::Vb, 10,
+                                                                       seed, SimulationDesign::Stratified)));
         }
         EVX_COMPARE_LESS(3 * sd(stratified), sd(independent));
     }

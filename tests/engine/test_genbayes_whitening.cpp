@@ -84,13 +84,19 @@ private slots:
         const Points x = regressionData(3);
         const Eigen::Vector3d theta(0.2, -0.7, -1.8);
         const auto c = Classifier(classifier);
-        const Eigen::VectorXd a = classifierLogRatios(*plain, x, theta, c, 10, 5, SimulationDesign::Stratified, true);
-        const Eigen::VectorXd b = classifierLogRatios(mixed, x, theta, c, 10, 5, SimulationDesign::Stratified, true);
+        const Eigen::VectorXd a =
+            classifierLogRatios(*plain, x, theta, c, 10, 5, SimulationDesign::Stratified, true);
+        const Eigen::VectorXd b =
+            classifierLogRatios(mixed, x, theta, c, 10, 5, SimulationDesign::Stratified, true);
         EVX_COMPARE_NEAR((a - b).cwiseAbs().maxCoeff(), 0.0, 1e-5);
-        const Eigen::VectorXd rawA = classifierLogRatios(*plain, x, theta, c, 10, 5, SimulationDesign::Stratified, false);
-        const Eigen::VectorXd rawB = classifierLogRatios(mixed, x, theta, c, 10, 5, SimulationDesign::Stratified, false);
-        QVERIFY2((rawA - rawB).cwiseAbs().maxCoeff() > 0.05,
-                 qPrintable(QString("paper basis: max |δ − δ_mixed| = %1").arg((rawA - rawB).cwiseAbs().maxCoeff())));
+        const Eigen::VectorXd rawA =
+            classifierLogRatios(*plain, x, theta, c, 10, 5, SimulationDesign::Stratified, false);
+        const Eigen::VectorXd rawB =
+            classifierLogRatios(mixed, x, theta, c, 10, 5, SimulationDesign::Stratified, false);
+        QVERIFY2(
+            (rawA - rawB).cwiseAbs().maxCoeff() > 0.05,
+            qPrintable(
+                QString("paper basis: max |δ − δ_mixed| = %1").arg((rawA - rawB).cwiseAbs().maxCoeff())));
     }
 
     void narrowNoiseIsSeenOnlyInThePrincipalBasis_data()
@@ -110,7 +116,8 @@ private slots:
         const auto model = regressionModel();
         const Points x = regressionData(0);
         const Eigen::Vector3d theta(0, -1, -3);
-        const Eigen::VectorXd exact = modelLogRatios(*model, x, theta, truthLogDensity(regressionTruth(0, -1, 0.5, 0), x));
+        const Eigen::VectorXd exact =
+            modelLogRatios(*model, x, theta, truthLogDensity(regressionTruth(0, -1, 0.5, 0), x));
         EVX_COMPARE_NEAR(divergenceEstimate(Divergence::Kl, exact), 0.622, 0.001);
         for (std::uint64_t seed = 0; seed < 10; ++seed) {
             const double paper = divergenceEstimate(

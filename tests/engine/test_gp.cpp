@@ -39,7 +39,7 @@ Eigen::VectorXd smoothValues(const Eigen::MatrixXd& x)
     return y;
 }
 
-}  // namespace
+} // namespace
 
 class TestGp : public QObject {
     Q_OBJECT
@@ -73,7 +73,7 @@ private slots:
         Eigen::VectorXd w = Eigen::VectorXd::LinSpaced(dims, 0.4, 0.6);
         GpRegression gp(Kernel(kind, 1.7, w), mean);
         gp.setData(x, smoothValues(x));
-        QCOMPARE(gp.jitter(), 0.0);  // the check below needs the exact, jitter-free likelihood
+        QCOMPARE(gp.jitter(), 0.0); // the check below needs the exact, jitter-free likelihood
         const Eigen::VectorXd grad = gp.logMarginalLikelihoodGradient();
         const Eigen::VectorXd theta = gp.kernel().logParameters();
         for (int j = 0; j < theta.size(); ++j) {
@@ -92,8 +92,9 @@ private slots:
             GpRegression minus(k, mean);
             minus.setData(x, smoothValues(x));
             const double fd = (plus.logMarginalLikelihood() - minus.logMarginalLikelihood()) / (2 * step);
-            QVERIFY2(std::fabs(fd - grad[j]) < 1e-6 * std::max(1.0, std::fabs(grad[j])),
-                     qPrintable(QString("θ_%1: analytic %2, finite difference %3").arg(j).arg(grad[j]).arg(fd)));
+            QVERIFY2(
+                std::fabs(fd - grad[j]) < 1e-6 * std::max(1.0, std::fabs(grad[j])),
+                qPrintable(QString("θ_%1: analytic %2, finite difference %3").arg(j).arg(grad[j]).arg(fd)));
         }
     }
 
@@ -144,7 +145,8 @@ private slots:
             const Eigen::MatrixXd lg = grown.matrixL(), lf = fresh.matrixL();
             QVERIFY2((lg - lf).cwiseAbs().maxCoeff() < 1e-10, qPrintable(QString("n = %1").arg(size)));
             const Eigen::VectorXd b = Eigen::VectorXd::LinSpaced(size, -1, 1);
-            QVERIFY((grown.solve(b) - fresh.solve(b)).cwiseAbs().maxCoeff() < 1e-8 * fresh.solve(b).cwiseAbs().maxCoeff());
+            QVERIFY((grown.solve(b) - fresh.solve(b)).cwiseAbs().maxCoeff() <
+                    1e-8 * fresh.solve(b).cwiseAbs().maxCoeff());
         }
     }
 
@@ -177,14 +179,16 @@ private slots:
         const Eigen::MatrixXd lg = grown.factor().matrixL();
         const Eigen::MatrixXd lf = full.factor().matrixL();
         QVERIFY((lg - lf).cwiseAbs().maxCoeff() < 1e-10 * lf.cwiseAbs().maxCoeff());
-        QVERIFY((grown.alpha() - full.alpha()).cwiseAbs().maxCoeff() < 1e-10 * full.alpha().cwiseAbs().maxCoeff());
+        QVERIFY((grown.alpha() - full.alpha()).cwiseAbs().maxCoeff() <
+                1e-10 * full.alpha().cwiseAbs().maxCoeff());
         const Eigen::MatrixXd xs = randomPoints(30, 1, -1, 21, 9);
         Eigen::VectorXd mg, vg, mf, vf;
         grown.predict(xs, mg, vg);
         full.predict(xs, mf, vf);
         QVERIFY((mg - mf).cwiseAbs().maxCoeff() < 1e-10);
         QVERIFY((vg - vf).cwiseAbs().maxCoeff() < 1e-10);
-        QVERIFY(std::fabs(grown.logMarginalLikelihood() - full.logMarginalLikelihood()) < 1e-10 * std::fabs(full.logMarginalLikelihood()));
+        QVERIFY(std::fabs(grown.logMarginalLikelihood() - full.logMarginalLikelihood()) <
+                1e-10 * std::fabs(full.logMarginalLikelihood()));
     }
 
     void gaussianKernelAgainstAUniformGridMatchesDirectEvaluation_data()
@@ -206,16 +210,21 @@ private slots:
         for (int j = 0; j < gridPoints; ++j)
             grid(j, 0) = -3 + 6.0 * j / (gridPoints - 1);
         Eigen::MatrixXd x = randomPoints(40, 1, -5, 5, 11);
-        x(0, 0) = 40;  // far beyond the grid: every entry underflows
-        x(1, 0) = grid(7, 0);  // on a grid point
+        x(0, 0) = 40;         // far beyond the grid: every entry underflows
+        x(1, 0) = grid(7, 0); // on a grid point
         for (const bool transposed : {false, true}) {
-            const Eigen::MatrixXd km = transposed ? Eigen::MatrixXd(k.matrix(grid, x).transpose()) : k.matrix(x, grid);
+            const Eigen::MatrixXd km =
+                transposed ? Eigen::MatrixXd(k.matrix(grid, x).transpose()) : k.matrix(x, grid);
             for (int i = 0; i < x.rows(); ++i)
                 for (int j = 0; j < gridPoints; ++j) {
                     const double direct = k(&x(i, 0), &grid(j, 0));
                     // Relative to the entry where it is not negligible, else absolute.
                     QVERIFY2(std::fabs(km(i, j) - direct) <= 1e-12 * direct + 1e-15 * k.diagonal(),
-                             qPrintable(QString("x = %1, grid %2: %3 vs %4").arg(x(i, 0)).arg(grid(j, 0)).arg(km(i, j)).arg(direct)));
+                             qPrintable(QString("x = %1, grid %2: %3 vs %4")
+                                            .arg(x(i, 0))
+                                            .arg(grid(j, 0))
+                                            .arg(km(i, j))
+                                            .arg(direct)));
                 }
         }
     }
@@ -238,7 +247,7 @@ private slots:
             return (mc - mf).cwiseAbs().maxCoeff() < 1e-10 * (1 + mf.cwiseAbs().maxCoeff()) &&
                    (vc - vf).cwiseAbs().maxCoeff() < 1e-10 * scale;
         };
-        QVERIFY(agree(gp));  // no data: the prior
+        QVERIFY(agree(gp)); // no data: the prior
         gp.setData(x.topRows(5), y.head(5));
         QVERIFY(agree(gp));
         for (int i = 5; i < 20; ++i) {
@@ -246,11 +255,11 @@ private slots:
             if (i % 4 == 0)
                 QVERIFY(agree(gp));
         }
-        QVERIFY(agree(gp));  // several appends at once
+        QVERIFY(agree(gp)); // several appends at once
         gp.setKernel(Kernel(KernelKind::Gaussian, 1.5, Eigen::VectorXd::Constant(1, 0.7)));
         QVERIFY(agree(gp));
         QCOMPARE(gp.jitter(), 0.0);
-        gp.addObservation(x.row(3).transpose(), y[3]);  // a duplicate: refactored with jitter
+        gp.addObservation(x.row(3).transpose(), y[3]); // a duplicate: refactored with jitter
         QVERIFY(gp.jitter() > 0);
         QVERIFY(agree(gp));
         GpRegression other(Kernel(KernelKind::Gaussian, 1.5, Eigen::VectorXd::Constant(1, 0.7)), 0.2);
@@ -345,9 +354,10 @@ private slots:
         // point from its last evaluation, so this is not automatic).
         GpRegression fresh(gp.kernel(), gp.priorMean());
         fresh.setData(x, y);
-        QVERIFY(std::fabs(fresh.logMarginalLikelihood() - gp.logMarginalLikelihood()) < 1e-9 * std::fabs(gp.logMarginalLikelihood()));
+        QVERIFY(std::fabs(fresh.logMarginalLikelihood() - gp.logMarginalLikelihood()) <
+                1e-9 * std::fabs(gp.logMarginalLikelihood()));
         const double w = gp.kernel().lengthscales()[0];
-        QVERIFY(w > 2 * o.minLengthscale && w < 0.5 * o.maxLengthscale);  // an interior optimum
+        QVERIFY(w > 2 * o.minLengthscale && w < 0.5 * o.maxLengthscale); // an interior optimum
         // L-BFGS stops at |g| ≤ 1e-6·max(1, |θ|); allow for the jitter-free rounding of the
         // gradient itself.
         QVERIFY2(gp.logMarginalLikelihoodGradient().cwiseAbs().maxCoeff() < 1e-3,

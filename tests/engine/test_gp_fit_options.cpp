@@ -36,7 +36,7 @@ Eigen::VectorXd bumps(const Eigen::MatrixXd& x)
     return y;
 }
 
-}  // namespace
+} // namespace
 
 class TestGpFitOptions : public QObject {
     Q_OBJECT
@@ -104,12 +104,14 @@ private slots:
         GpRegression stopped(Kernel(KernelKind::Gaussian, 1, Eigen::Vector2d(0.5, 0.6)));
         stopped.setData(x, y);
         const FitResult rs = fitHyperparameters(stopped, o);
-        qInfo("full fit: %d iterations, log p %.9g; stopped on a stall: %d iterations, log p %.9g", rf.iterations,
-              rf.logMarginalLikelihood, rs.iterations, rs.logMarginalLikelihood);
+        qInfo("full fit: %d iterations, log p %.9g; stopped on a stall: %d iterations, log p %.9g",
+              rf.iterations, rf.logMarginalLikelihood, rs.iterations, rs.logMarginalLikelihood);
         QVERIFY(rs.converged);
-        QVERIFY2(rs.iterations < rf.iterations, qPrintable(QString("%1 against %2").arg(rs.iterations).arg(rf.iterations)));
+        QVERIFY2(rs.iterations < rf.iterations,
+                 qPrintable(QString("%1 against %2").arg(rs.iterations).arg(rf.iterations)));
         // Within the stop's own tolerance (1e-6 of |log p| per iteration, a few iterations).
-        EVX_COMPARE_NEAR(rs.logMarginalLikelihood, rf.logMarginalLikelihood, 3e-6 * std::fabs(rf.logMarginalLikelihood));
+        EVX_COMPARE_NEAR(rs.logMarginalLikelihood, rf.logMarginalLikelihood,
+                         3e-6 * std::fabs(rf.logMarginalLikelihood));
         for (int d = 0; d < 2; ++d)
             EVX_COMPARE_NEAR(stopped.kernel().lengthscales()[d], full.kernel().lengthscales()[d],
                              1e-3 * full.kernel().lengthscales()[d]);

@@ -76,8 +76,12 @@ private slots:
         QVERIFY(!warnsOfGrid(s->run(s->presetValues("fig4"), {})));
         // A prior 0.05 wide at 30 m/s² against a reading that points to 5 m/s²: every posterior
         // piles up at the prior grid's lower edge, 10 prior sds out.
-        const Figure conflict = s->run({{"height", 10}, {"t_obs", 2}, {"sigma_model", 0.001},
-                                        {"sigma_obs", 0.054}, {"g_prior_mean", 30}, {"g_prior_sd", 0.05}},
+        const Figure conflict = s->run({{"height", 10},
+                                        {"t_obs", 2},
+                                        {"sigma_model", 0.001},
+                                        {"sigma_obs", 0.054},
+                                        {"g_prior_mean", 30},
+                                        {"g_prior_sd", 0.05}},
                                        {});
         QVERIFY(warnsOfGrid(conflict));
     }

@@ -35,11 +35,13 @@ private slots:
         const double h = 16.0 / (n - 1);
         double zRef = 0;
         for (int i = 0; i < n; ++i)
-            zRef += (i == 0 || i == n - 1 ? 0.5 : 1.0) * h * lbar[size_t(i)] * normalPdf(g[size_t(i)], 0.2, 1.0);
+            zRef +=
+                (i == 0 || i == n - 1 ? 0.5 : 1.0) * h * lbar[size_t(i)] * normalPdf(g[size_t(i)], 0.2, 1.0);
         const ZEstimate e = model.estimate();
         const double scale = std::exp(2 * model.logShift());
         const double linearised = model.linearisedVarianceScaled() * scale;
-        QVERIFY2(std::fabs(linearised - ref) < 1e-6 * ref, qPrintable(QString("%1 vs %2").arg(linearised).arg(ref)));
+        QVERIFY2(std::fabs(linearised - ref) < 1e-6 * ref,
+                 qPrintable(QString("%1 vs %2").arg(linearised).arg(ref)));
         // The log-GP's own moments on the same grid (trapezoid at 1/50 sd, as accurate as above).
         const auto [direct, exact] = bruteForceLogNormalMoments(model, 0.2, 1.0, logL.maxCoeff());
         QVERIFY2(std::fabs(model.directZScaled() - direct) < 1e-8 * direct,
@@ -47,10 +49,12 @@ private slots:
         QVERIFY2(std::fabs(model.exactVarianceScaled() - exact) < 1e-6 * exact,
                  qPrintable(QString("%1 vs %2").arg(model.exactVarianceScaled()).arg(exact)));
         // V[Ẑ] = linearised + (Z_0 − ∫ m_exp p)².
-        const double expected = (model.linearisedVarianceScaled() + std::pow(model.z0Scaled() - direct, 2)) * scale;
+        const double expected =
+            (model.linearisedVarianceScaled() + std::pow(model.z0Scaled() - direct, 2)) * scale;
         QVERIFY2(std::fabs(e.variance - expected) < 1e-6 * expected,
                  qPrintable(QString("%1 vs %2").arg(e.variance).arg(expected)));
-        QVERIFY2(std::fabs(e.mean - zRef) < 1e-8 * zRef, qPrintable(QString("%1 vs %2").arg(e.mean).arg(zRef)));
+        QVERIFY2(std::fabs(e.mean - zRef) < 1e-8 * zRef,
+                 qPrintable(QString("%1 vs %2").arg(e.mean).arg(zRef)));
         // Pointwise band (1.58): at a sample V_logℓ = 0 (up to jitter), between samples it is not.
         QVERIFY(vlog[size_t(std::lround((0.1 - g[0]) / h))] < 1e-6);
         QVERIFY(vlog[size_t(std::lround((1.35 - g[0]) / h))] > 1e-4);
@@ -77,14 +81,17 @@ private slots:
         const Eigen::MatrixXd x = quasiRandomDesign(p, n, 1);
         Eigen::VectorXd logL(n);
         for (int i = 0; i < n; ++i)
-            logL[i] = scenarios::quadrature::logIntegrand(scenarios::quadrature::Integrand::WideBump, x(i, 0));
-        const LogGpBq model(x, logL, p, gp::Kernel(gp::KernelKind::Gaussian, 1.0, Eigen::VectorXd::Constant(1, lengthscale)));
+            logL[i] =
+                scenarios::quadrature::logIntegrand(scenarios::quadrature::Integrand::WideBump, x(i, 0));
+        const LogGpBq model(
+            x, logL, p, gp::Kernel(gp::KernelKind::Gaussian, 1.0, Eigen::VectorXd::Constant(1, lengthscale)));
         const double ref = bruteForceVariance(model, b, 1.0);
         const ZEstimate e = model.estimate();
         QVERIFY(e.variance > 0);
         // The reference is cut at ±8 sd, where the wide bump's ℓ̄·p still has 1e-6 of its mass.
         const double linearised = model.linearisedVarianceScaled() * std::exp(2 * model.logShift());
-        QVERIFY2(std::fabs(linearised - ref) < 1e-4 * ref, qPrintable(QString("%1 vs %2").arg(linearised).arg(ref)));
+        QVERIFY2(std::fabs(linearised - ref) < 1e-4 * ref,
+                 qPrintable(QString("%1 vs %2").arg(linearised).arg(ref)));
         QVERIFY(e.variance >= linearised);
     }
 
@@ -105,7 +112,8 @@ private slots:
             // The convergence plot's first band is log-GP BQ's ±2 sd: strictly wider than 0.
             const Band& band = f.plots[1].bands[0];
             for (size_t i = 0; i < band.x.size(); ++i)
-                QVERIFY2(band.upper[i] > band.lower[i], qPrintable(QString("integrand %1, n = %2").arg(integrand).arg(band.x[i])));
+                QVERIFY2(band.upper[i] > band.lower[i],
+                         qPrintable(QString("integrand %1, n = %2").arg(integrand).arg(band.x[i])));
         }
     }
 
@@ -115,7 +123,8 @@ private slots:
         // drawn from p (strategy mc, so the seed matters), 20 seeds, fitted lengthscales.
         // A GP on log ℓ sees a parabola; a GP on ℓ sees a narrow spike.
         const GaussianMeasure p = GaussianMeasure::oneDimensional(0, 1);
-        const double truth = integrate([](double x) { return std::exp(peakedLog(x)) * normalPdf(x, 0, 1); }, -12, 12);
+        const double truth =
+            integrate([](double x) { return std::exp(peakedLog(x)) * normalPdf(x, 0, 1); }, -12, 12);
         std::vector<double> logGp, gpBq, mc;
         for (int seed = 1; seed <= 20; ++seed) {
             StudySettings s;
@@ -135,7 +144,8 @@ private slots:
             return 0.5 * (v[9] + v[10]);
         };
         const double mLog = median(logGp), mGp = median(gpBq), mMc = median(mc);
-        qInfo("median relative error over 20 seeds: log-GP BQ %.3g, GP BQ %.3g, Monte Carlo %.3g", mLog, mGp, mMc);
+        qInfo("median relative error over 20 seeds: log-GP BQ %.3g, GP BQ %.3g, Monte Carlo %.3g", mLog, mGp,
+              mMc);
         QVERIFY(mLog < mGp);
         QVERIFY(mLog < mMc);
     }
@@ -170,10 +180,11 @@ private slots:
         v["n_samples"] = 50;
         v["seed"] = seed;
         const Figure f = sc->run(v, {});
-        const double truth = f.summary.value("z.true"), mean = f.summary.value("z.mean"), sd = f.summary.value("z.sd");
+        const double truth = f.summary.value("z.true"), mean = f.summary.value("z.mean"),
+                     sd = f.summary.value("z.sd");
         qInfo("seed %d: lengthscale %.3g, jitter %.3g, relative error %.3g, |error|/sd %.3g", seed,
-              f.summary.value("kernel.lengthscale"), f.summary.value("jitter.added"), std::fabs(mean - truth) / truth,
-              std::fabs(mean - truth) / sd);
+              f.summary.value("kernel.lengthscale"), f.summary.value("jitter.added"),
+              std::fabs(mean - truth) / truth, std::fabs(mean - truth) / sd);
         QVERIFY(f.summary.value("kernel.lengthscale") < 1.0);
         QVERIFY(f.summary.value("jitter.added") < 1e-6);
         QVERIFY(std::fabs(mean - truth) < truth);
@@ -240,7 +251,8 @@ private slots:
             v["strategy"] = strategy;
             v["n_samples"] = 50;
             const Figure f = sc->run(v, {});
-            z.push_back(std::fabs(f.summary.value("z.mean") - f.summary.value("z.true")) / f.summary.value("z.sd"));
+            z.push_back(std::fabs(f.summary.value("z.mean") - f.summary.value("z.true")) /
+                        f.summary.value("z.sd"));
         }
         std::sort(z.begin(), z.end());
         qInfo("median |error|/sd %.3g", z[10]);

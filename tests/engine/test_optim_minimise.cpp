@@ -79,7 +79,7 @@ private slots:
         o.gradientTolerance = 1e-9;
         o.relativeGradientTolerance = 0;
         o.maxIterations = 500;
-        o.restarts = 3;  // the Armijo search needs one (restartsRecoverAFailedLineSearch)
+        o.restarts = 3; // the Armijo search needs one (restartsRecoverAFailedLineSearch)
         const MinimiseResult r = minimise(rosenbrock, vec({-1.2, 1.0}), o);
         QVERIFY2(r.converged, r.message.c_str());
         // The Hessian at (1, 1) has smallest eigenvalue ≈ 0.4: ‖x − x*‖ ≲ ‖∇f‖/0.4 ≈ 2.5e-9.
@@ -97,7 +97,7 @@ private slots:
         const MinimiseResult once = minimise(rosenbrock, vec({-1.2, 1.0}), o);
         QVERIFY(!once.converged);
         QVERIFY2(once.message.find("stopped") != std::string::npos, once.message.c_str());
-        QVERIFY2(once.value < 24.2, qPrintable(QString::number(once.value)));  // f(−1.2, 1) = 24.2
+        QVERIFY2(once.value < 24.2, qPrintable(QString::number(once.value))); // f(−1.2, 1) = 24.2
         o.restarts = 1;
         const MinimiseResult restarted = minimise(rosenbrock, vec({-1.2, 1.0}), o);
         QVERIFY2(restarted.converged, restarted.message.c_str());
@@ -119,7 +119,7 @@ private slots:
         const MinimiseResult r = minimise(q, vec({0.9, 0.9, 0.9}), o);
         QVERIFY2(r.converged, r.message.c_str());
         EVX_COMPARE_NEAR(r.x[0], 0.5, 1e-10);
-        EVX_COMPARE_NEAR(r.x[1], -1.0, 0.0);  // on its bound exactly (L-BFGS-B projects)
+        EVX_COMPARE_NEAR(r.x[1], -1.0, 0.0); // on its bound exactly (L-BFGS-B projects)
         EVX_COMPARE_NEAR(r.x[2], 3.0, 1e-10);
         EVX_COMPARE_NEAR(r.value, 0.5 * 10 * 1.0, 1e-12);
     }
@@ -148,7 +148,7 @@ private slots:
         QVERIFY(!r.converged);
         QCOMPARE(r.iterations, 3);
         QVERIFY2(r.message.find("iteration limit") != std::string::npos, r.message.c_str());
-        QVERIFY(r.value < 24.2);  // f(−1.2, 1) = 24.2: it still made progress
+        QVERIFY(r.value < 24.2); // f(−1.2, 1) = 24.2: it still made progress
     }
 
     void failedLineSearchKeepsTheBestPoint()

@@ -32,7 +32,7 @@ ParameterSchema sampleSchema()
     return ParameterSchema({realParameter("sigma", "σ", "s", 0.01, 5, 1, "an sd"), n, c, b});
 }
 
-}  // namespace
+} // namespace
 
 class TestParameters : public QObject {
     Q_OBJECT
@@ -62,13 +62,20 @@ private slots:
         QTest::addColumn<QString>("name");
         QTest::addColumn<QString>("text");
         QTest::addColumn<double>("value");
-        QTest::newRow("real") << "sigma" << "0.25" << 0.25;
-        QTest::newRow("real exponent") << "sigma" << "2e-2" << 0.02;
-        QTest::newRow("real at max") << "sigma" << "5" << 5.0;
-        QTest::newRow("integer") << "n" << "42" << 42.0;
-        QTest::newRow("choice by name") << "method" << "mc" << 2.0;
-        QTest::newRow("choice by index") << "method" << "1" << 1.0;
-        QTest::newRow("bool") << "flag" << "true" << 1.0;
+        QTest::newRow("real") << "sigma"
+                              << "0.25" << 0.25;
+        QTest::newRow("real exponent") << "sigma"
+                                       << "2e-2" << 0.02;
+        QTest::newRow("real at max") << "sigma"
+                                     << "5" << 5.0;
+        QTest::newRow("integer") << "n"
+                                 << "42" << 42.0;
+        QTest::newRow("choice by name") << "method"
+                                        << "mc" << 2.0;
+        QTest::newRow("choice by index") << "method"
+                                         << "1" << 1.0;
+        QTest::newRow("bool") << "flag"
+                              << "true" << 1.0;
     }
 
     void parseAccepts()
@@ -84,19 +91,45 @@ private slots:
         QTest::addColumn<QString>("name");
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("reason");
-        QTest::newRow("unknown") << "nope" << "1" << "unknown parameter";
-        QTest::newRow("not a number") << "sigma" << "abc" << "not a number";
-        QTest::newRow("trailing junk") << "sigma" << "1.5x" << "not a number";
-        QTest::newRow("empty") << "sigma" << "" << "not a number";
-        QTest::newRow("nan") << "sigma" << "nan" << "not a finite number";
-        QTest::newRow("inf") << "sigma" << "inf" << "not a finite number";
-        QTest::newRow("below range") << "sigma" << "0" << "outside the range";
-        QTest::newRow("above range") << "sigma" << "5.01" << "outside the range";
-        QTest::newRow("negative sd") << "sigma" << "-1" << "outside the range";
-        QTest::newRow("fractional integer") << "n" << "2.5" << "whole number";
-        QTest::newRow("bad choice") << "method" << "gp" << "not one of bq, log-gp-bq, mc";
-        QTest::newRow("choice index out of range") << "method" << "3" << "not one of the choices";
-        QTest::newRow("bad bool") << "flag" << "yes" << "not true or false";
+        QTest::newRow("unknown") << "nope"
+                                 << "1"
+                                 << "unknown parameter";
+        QTest::newRow("not a number") << "sigma"
+                                      << "abc"
+                                      << "not a number";
+        QTest::newRow("trailing junk") << "sigma"
+                                       << "1.5x"
+                                       << "not a number";
+        QTest::newRow("empty") << "sigma"
+                               << ""
+                               << "not a number";
+        QTest::newRow("nan") << "sigma"
+                             << "nan"
+                             << "not a finite number";
+        QTest::newRow("inf") << "sigma"
+                             << "inf"
+                             << "not a finite number";
+        QTest::newRow("below range") << "sigma"
+                                     << "0"
+                                     << "outside the range";
+        QTest::newRow("above range") << "sigma"
+                                     << "5.01"
+                                     << "outside the range";
+        QTest::newRow("negative sd") << "sigma"
+                                     << "-1"
+                                     << "outside the range";
+        QTest::newRow("fractional integer") << "n"
+                                            << "2.5"
+                                            << "whole number";
+        QTest::newRow("bad choice") << "method"
+                                    << "gp"
+                                    << "not one of bq, log-gp-bq, mc";
+        QTest::newRow("choice index out of range") << "method"
+                                                   << "3"
+                                                   << "not one of the choices";
+        QTest::newRow("bad bool") << "flag"
+                                  << "yes"
+                                  << "not true or false";
     }
 
     void parseRefuses()
@@ -126,8 +159,8 @@ private slots:
         QCOMPARE(v.at("sigma"), 2.0);
         QCOMPARE(v.at("n"), 10.0);
         QVERIFY_THROWS_EXCEPTION(InvalidParameter, sampleSchema().complete({{"bogus", 1}}));
-        QVERIFY_THROWS_EXCEPTION(InvalidParameter,
-                                 sampleSchema().complete({{"sigma", std::numeric_limits<double>::quiet_NaN()}}));
+        QVERIFY_THROWS_EXCEPTION(
+            InvalidParameter, sampleSchema().complete({{"sigma", std::numeric_limits<double>::quiet_NaN()}}));
     }
 
     void duplicateOrBadDeclarationsAreProgrammerErrors()

@@ -6,9 +6,9 @@
 #include <boost/math/distributions/beta.hpp>
 #include <boost/math/distributions/normal.hpp>
 #include <boost/math/quadrature/tanh_sinh.hpp>
-#include <boost/math/special_functions/gamma.hpp>
 #include <boost/math/special_functions/beta.hpp>
 #include <boost/math/special_functions/binomial.hpp>
+#include <boost/math/special_functions/gamma.hpp>
 
 #include <QtTest>
 
@@ -104,7 +104,8 @@ private slots:
         double total = 0;
         for (int y = 0; y <= n; ++y) {
             const double expected = boost::math::binomial_coefficient<double>(unsigned(n), unsigned(y)) *
-                                    boost::math::beta(alpha + y, beta + n - y) / boost::math::beta(alpha, beta);
+                                    boost::math::beta(alpha + y, beta + n - y) /
+                                    boost::math::beta(alpha, beta);
             const double p = std::exp(betaBinomialLogPmf(y, n, alpha, beta));
             EVX_COMPARE_NEAR(p, expected, 1e-13 * expected);
             total += p;

@@ -74,7 +74,8 @@ private slots:
         two << 0.1, 1.0, 1.3, -0.2, -0.7, 0.4, 2.2, 1.9, 0.0, -1.1, -1.5, 0.3;
         QVERIFY(std::fabs(henzeZirkler(two) - 0.28863949254289256) < 1e-12);
         // Invariant under affine maps of the data (it standardises by mean and covariance).
-        const Eigen::MatrixXd moved = (two * Eigen::Matrix2d{{2, 1}, {0, 3}}).rowwise() + Eigen::RowVector2d(5, -1);
+        const Eigen::MatrixXd moved =
+            (two * Eigen::Matrix2d{{2, 1}, {0, 3}}).rowwise() + Eigen::RowVector2d(5, -1);
         QVERIFY(std::fabs(henzeZirkler(moved) - henzeZirkler(two)) < 1e-12);
     }
 
@@ -109,7 +110,8 @@ private slots:
 
     void kolmogorovSmirnovMatchesScipy()
     {
-        QVERIFY(std::fabs(kolmogorovSmirnovNormal({-1.2, 0.3, 0.4, 2.0, -0.5}, 1.5) - 0.21185539858339675) < 1e-12);
+        QVERIFY(std::fabs(kolmogorovSmirnovNormal({-1.2, 0.3, 0.4, 2.0, -0.5}, 1.5) - 0.21185539858339675) <
+                1e-12);
         // One point at the median: the empirical CDF jumps from 0 to 1 there, D = 1/2.
         QVERIFY(std::fabs(kolmogorovSmirnovNormal({0.0}, 1.0) - 0.5) < 1e-15);
         QVERIFY_THROWS_EXCEPTION(InvalidParameter, kolmogorovSmirnovNormal({}, 1.0));

@@ -33,7 +33,7 @@ double parseShown(const QString& text)
     if (first == text.size())
         return text.toDouble();
     QString mantissa = text.left(first);
-    mantissa.chop(2);  // "10"
+    mantissa.chop(2); // "10"
     if (mantissa.endsWith(QChar(0x00D7)))
         mantissa.chop(1);
     if (mantissa.isEmpty() || mantissa == "-")
@@ -44,7 +44,7 @@ double parseShown(const QString& text)
     return (mantissa + 'e' + exponent).toDouble();
 }
 
-}  // namespace
+} // namespace
 
 class TestSummaryLabels : public QObject {
     Q_OBJECT
@@ -54,25 +54,44 @@ private slots:
     {
         QTest::addColumn<QString>("key");
         QTest::addColumn<QString>("name");
-        QTest::newRow("prior") << "prior.mean" << "Prior: mean";
-        QTest::newRow("jeffrey") << "jeffrey.sd" << "Jeffrey's rule: sd";
-        QTest::newRow("test ll") << "test_ll" << "Test log-likelihood";
-        QTest::newRow("mi") << "mi_x_z" << "MI(x; μ_z)";
-        QTest::newRow("hz") << "hz" << "Henze–Zirkler statistic";
-        QTest::newRow("jsd") << "jsd" << "Jensen–Shannon distance";
-        QTest::newRow("speed-up") << "time.speedup" << "Speed-up";
-        QTest::newRow("kl") << "kl.incremental_vs_full" << "KL: incremental vs full";
-        QTest::newRow("time") << "time.wvo_construction_ms" << "Time: WVO construction";
-        QTest::newRow("abs") << "equivalence.max_abs_diff" << "Equivalence: max |difference|";
-        QTest::newRow("probability") << "virtual.p_y3" << "Virtual evidence: P(y3)";
-        QTest::newRow("index") << "equivalence.lambda_2" << "Equivalence: λ2";
-        QTest::newRow("subsample") << "subsample.kl.k15" << "Subsample: KL k = 15";
-        QTest::newRow("greek") << "reference.log_sigma2.sd" << "Reference: sd of log σ²";
-        QTest::newRow("mean of") << "distributional.omega_plus_m.mean" << "Distributional evidence: mean of ω + M";
-        QTest::newRow("entropy") << "mfvi.epistemic.mean" << "MFVI: mean of epistemic entropy";
-        QTest::newRow("n as the thing") << "n.virtual" << "Observations: virtual";
-        QTest::newRow("n as the statistic") << "samples.n" << "Samples: n";
-        QTest::newRow("unknown") << "foo_bar.baz_qux" << "Foo bar: baz qux";
+        QTest::newRow("prior") << "prior.mean"
+                               << "Prior: mean";
+        QTest::newRow("jeffrey") << "jeffrey.sd"
+                                 << "Jeffrey's rule: sd";
+        QTest::newRow("test ll") << "test_ll"
+                                 << "Test log-likelihood";
+        QTest::newRow("mi") << "mi_x_z"
+                            << "MI(x; μ_z)";
+        QTest::newRow("hz") << "hz"
+                            << "Henze–Zirkler statistic";
+        QTest::newRow("jsd") << "jsd"
+                             << "Jensen–Shannon distance";
+        QTest::newRow("speed-up") << "time.speedup"
+                                  << "Speed-up";
+        QTest::newRow("kl") << "kl.incremental_vs_full"
+                            << "KL: incremental vs full";
+        QTest::newRow("time") << "time.wvo_construction_ms"
+                              << "Time: WVO construction";
+        QTest::newRow("abs") << "equivalence.max_abs_diff"
+                             << "Equivalence: max |difference|";
+        QTest::newRow("probability") << "virtual.p_y3"
+                                     << "Virtual evidence: P(y3)";
+        QTest::newRow("index") << "equivalence.lambda_2"
+                               << "Equivalence: λ2";
+        QTest::newRow("subsample") << "subsample.kl.k15"
+                                   << "Subsample: KL k = 15";
+        QTest::newRow("greek") << "reference.log_sigma2.sd"
+                               << "Reference: sd of log σ²";
+        QTest::newRow("mean of") << "distributional.omega_plus_m.mean"
+                                 << "Distributional evidence: mean of ω + M";
+        QTest::newRow("entropy") << "mfvi.epistemic.mean"
+                                 << "MFVI: mean of epistemic entropy";
+        QTest::newRow("n as the thing") << "n.virtual"
+                                        << "Observations: virtual";
+        QTest::newRow("n as the statistic") << "samples.n"
+                                            << "Samples: n";
+        QTest::newRow("unknown") << "foo_bar.baz_qux"
+                                 << "Foo bar: baz qux";
     }
     void namesFromTheBrief()
     {
@@ -112,9 +131,12 @@ private slots:
             // The shown text stands for the value it shows, to 6 significant digits.
             {
                 const double shown = parseShown(QString::fromStdString(row.text));
-                QVERIFY2(std::fabs(shown - row.value) <= 5e-6 * std::fabs(row.value),
-                         qPrintable(QString("%1: shown %2 = %3, value %4").arg(QString::fromStdString(row.key),
-                             QString::fromStdString(row.text)).arg(shown, 0, 'g', 17).arg(row.value, 0, 'g', 17)));
+                QVERIFY2(
+                    std::fabs(shown - row.value) <= 5e-6 * std::fabs(row.value),
+                    qPrintable(QString("%1: shown %2 = %3, value %4")
+                                   .arg(QString::fromStdString(row.key), QString::fromStdString(row.text))
+                                   .arg(shown, 0, 'g', 17)
+                                   .arg(row.value, 0, 'g', 17)));
             }
         }
     }
@@ -124,24 +146,60 @@ private slots:
         QTest::addColumn<QString>("id");
         QTest::addColumn<QString>("key");
         QTest::addColumn<QString>("unit");
-        QTest::newRow("drop-ball posterior") << "ue-drop-ball" << "jeffrey.mean" << "m/s²";
-        QTest::newRow("drop-ball variance of y") << "ue-drop-ball" << "jeffrey.var_y" << "s²";
-        QTest::newRow("drop-ball flag") << "ue-drop-ball" << "jeffrey.consistent" << "";
-        QTest::newRow("bq evidence") << "bq-evidence" << "evidence.mean" << "1/s";
-        QTest::newRow("bq relative error") << "bq-evidence" << "evidence.rel_error" << "";
-        QTest::newRow("bq posterior") << "bq-evidence" << "posterior_true.sd" << "m/s²";
-        QTest::newRow("kepler ω from its parameter") << "ue-kepler" << "virtual.omega.mean" << "deg";
-        QTest::newRow("kepler ω + M") << "ue-kepler" << "jeffrey.omega_plus_m.sd" << "deg";
-        QTest::newRow("kepler period") << "ue-kepler" << "distributional.P.mean" << "d";
-        QTest::newRow("kepler e") << "ue-kepler" << "distributional.e.mean" << "";
-        QTest::newRow("identifiability gain") << "bnn-identifiability" << "log_density_gain" << "nats";
-        QTest::newRow("identifiability C") << "bnn-identifiability" << "c_star" << "";
-        QTest::newRow("uncertainty entropy") << "bnn-uncertainty" << "hmc.epistemic.mean" << "nats";
-        QTest::newRow("uncertainty rms") << "bnn-uncertainty" << "ncai.aleatoric.rms_vs_truth" << "nats";
-        QTest::newRow("uncertainty acceptance") << "bnn-uncertainty" << "hmc.acceptance" << "";
-        QTest::newRow("ncai MI") << "bnn-ncai" << "mi_x_z" << "nats";
-        QTest::newRow("ncai HZ") << "bnn-ncai" << "hz" << "";
-        QTest::newRow("gaussian: none") << "ue-gaussian" << "jeffrey.mean" << "";
+        QTest::newRow("drop-ball posterior") << "ue-drop-ball"
+                                             << "jeffrey.mean"
+                                             << "m/s²";
+        QTest::newRow("drop-ball variance of y") << "ue-drop-ball"
+                                                 << "jeffrey.var_y"
+                                                 << "s²";
+        QTest::newRow("drop-ball flag") << "ue-drop-ball"
+                                        << "jeffrey.consistent"
+                                        << "";
+        QTest::newRow("bq evidence") << "bq-evidence"
+                                     << "evidence.mean"
+                                     << "1/s";
+        QTest::newRow("bq relative error") << "bq-evidence"
+                                           << "evidence.rel_error"
+                                           << "";
+        QTest::newRow("bq posterior") << "bq-evidence"
+                                      << "posterior_true.sd"
+                                      << "m/s²";
+        QTest::newRow("kepler ω from its parameter") << "ue-kepler"
+                                                     << "virtual.omega.mean"
+                                                     << "deg";
+        QTest::newRow("kepler ω + M") << "ue-kepler"
+                                      << "jeffrey.omega_plus_m.sd"
+                                      << "deg";
+        QTest::newRow("kepler period") << "ue-kepler"
+                                       << "distributional.P.mean"
+                                       << "d";
+        QTest::newRow("kepler e") << "ue-kepler"
+                                  << "distributional.e.mean"
+                                  << "";
+        QTest::newRow("identifiability gain") << "bnn-identifiability"
+                                              << "log_density_gain"
+                                              << "nats";
+        QTest::newRow("identifiability C") << "bnn-identifiability"
+                                           << "c_star"
+                                           << "";
+        QTest::newRow("uncertainty entropy") << "bnn-uncertainty"
+                                             << "hmc.epistemic.mean"
+                                             << "nats";
+        QTest::newRow("uncertainty rms") << "bnn-uncertainty"
+                                         << "ncai.aleatoric.rms_vs_truth"
+                                         << "nats";
+        QTest::newRow("uncertainty acceptance") << "bnn-uncertainty"
+                                                << "hmc.acceptance"
+                                                << "";
+        QTest::newRow("ncai MI") << "bnn-ncai"
+                                 << "mi_x_z"
+                                 << "nats";
+        QTest::newRow("ncai HZ") << "bnn-ncai"
+                                 << "hz"
+                                 << "";
+        QTest::newRow("gaussian: none") << "ue-gaussian"
+                                        << "jeffrey.mean"
+                                        << "";
     }
     void unitsOfRealScenarios()
     {
@@ -150,7 +208,8 @@ private slots:
         QFETCH(QString, unit);
         const auto scenario = ScenarioRegistry::instance().find(id.toStdString());
         QVERIFY(scenario);
-        QCOMPARE(QString::fromStdString(summaryUnit(key.toStdString(), &scenario->schema(), scenario->summaryUnits())),
+        QCOMPARE(QString::fromStdString(
+                     summaryUnit(key.toStdString(), &scenario->schema(), scenario->summaryUnits())),
                  unit);
     }
 
@@ -174,10 +233,13 @@ private slots:
                 const QString text = QString::fromStdString(formatSummaryNumber(value));
                 const double shown = parseShown(text);
                 QVERIFY2(std::fabs(shown - value) <= 5e-6 * std::fabs(value),
-                         qPrintable(QString("%1 shown as %2 = %3").arg(value, 0, 'g', 17).arg(text).arg(shown, 0, 'g', 17)));
+                         qPrintable(QString("%1 shown as %2 = %3")
+                                        .arg(value, 0, 'g', 17)
+                                        .arg(text)
+                                        .arg(shown, 0, 'g', 17)));
                 const double rounded = std::fabs(shown);
-                const bool exponentShown = parseShown(text) != text.toDouble();  // toDouble fails on ×10ⁿ
-                const bool count = value == std::round(value) && std::fabs(value) < 1e15;  // in full
+                const bool exponentShown = parseShown(text) != text.toDouble(); // toDouble fails on ×10ⁿ
+                const bool count = value == std::round(value) && std::fabs(value) < 1e15; // in full
                 QVERIFY2(exponentShown == ((rounded < 1e-4 || rounded >= 1e6) && !count),
                          qPrintable(QString("%1 shown as %2").arg(value, 0, 'g', 17).arg(text)));
             }

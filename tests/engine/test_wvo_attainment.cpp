@@ -7,11 +7,11 @@
 #include "scenarios/registry.h"
 
 #include <QtTest>
-#include <boost/math/quadrature/gauss_kronrod.hpp>
 #include <algorithm>
+#include <boost/math/quadrature/gauss_kronrod.hpp>
 #include <cmath>
-#include <map>
 #include <fstream>
+#include <map>
 #include <numbers>
 #include <random>
 
@@ -113,8 +113,10 @@ private slots:
             for (int k = 0; k < 7; ++k)
                 expected += weights[k] * models::attainmentSchoolLogLik(schools[k], theta);
             const double got = shared.logLik(theta);
-            QVERIFY2(std::abs(got - expected) <= 1e-10 * std::abs(expected),
-                     qPrintable(QString("trial %1: %2 vs %3").arg(trial).arg(got, 0, 'g', 15).arg(expected, 0, 'g', 15)));
+            QVERIFY2(
+                std::abs(got - expected) <= 1e-10 * std::abs(expected),
+                qPrintable(
+                    QString("trial %1: %2 vs %3").arg(trial).arg(got, 0, 'g', 15).arg(expected, 0, 'g', 15)));
         }
     }
 
@@ -127,7 +129,8 @@ private slots:
         std::vector<const models::Pupils*> pool;
         for (const auto& s : d.schools)
             pool.push_back(&s);
-        auto moments = [](const std::vector<double>& v, const std::vector<double>& f, const std::vector<double>& c) {
+        auto moments = [](const std::vector<double>& v, const std::vector<double>& f,
+                          const std::vector<double>& c) {
             Eigen::MatrixXd m = Eigen::MatrixXd::Zero(5, 5);
             for (std::size_t i = 0; i < v.size(); ++i) {
                 Eigen::VectorXd u(5);
@@ -176,7 +179,8 @@ private slots:
         QVERIFY2(f.summary.value("kl.reconstruction") < 1.0,
                  qPrintable(QString::number(f.summary.value("kl.reconstruction"))));
         QVERIFY2(f.summary.value("kl.reconstruction") < 0.05 * f.summary.value("kl.unweighted"),
-                 qPrintable(QString("%1 vs %2").arg(f.summary.value("kl.reconstruction"))
+                 qPrintable(QString("%1 vs %2")
+                                .arg(f.summary.value("kl.reconstruction"))
                                 .arg(f.summary.value("kl.unweighted"))));
         QVERIFY2(f.summary.value("kl.incremental_vs_full") < 1.0,
                  qPrintable(QString::number(f.summary.value("kl.incremental_vs_full"))));
@@ -295,7 +299,8 @@ private slots:
             QCOMPARE(values.size(), rows);
             for (std::size_t i = 0; i < rows; ++i)
                 QVERIFY2(std::abs(values[i] - e[i]) < 1e-12,
-                         qPrintable(QString("%1[%2]: %3 vs %4").arg(name.c_str()).arg(i).arg(values[i]).arg(e[i])));
+                         qPrintable(
+                             QString("%1[%2]: %3 vs %4").arg(name.c_str()).arg(i).arg(values[i]).arg(e[i])));
         }
         // A key number from the exported data alone: the pupils WVO compresses (not school 1).
         double others = 0;

@@ -44,8 +44,8 @@ bool warns(const Figure& f, const char* text)
 double logMarginal(const std::vector<double>& y, double m, double sigma, double tau)
 {
     const int n = int(y.size());
-    const Eigen::MatrixXd cov = sigma * sigma * Eigen::MatrixXd::Identity(n, n) +
-                                tau * tau * Eigen::MatrixXd::Ones(n, n);
+    const Eigen::MatrixXd cov =
+        sigma * sigma * Eigen::MatrixXd::Identity(n, n) + tau * tau * Eigen::MatrixXd::Ones(n, n);
     const Eigen::LLT<Eigen::MatrixXd> llt(cov);
     Eigen::VectorXd r(n);
     for (int i = 0; i < n; ++i)
@@ -68,7 +68,8 @@ private slots:
         auto logDensity = [](double x, double y) {
             return -0.5 * (std::pow((x - 100) / 1e-3, 2) + std::pow((y - 5) / 2e-3, 2));
         };
-        const wvo::FittedGrid g = wvo::fitGrid(logDensity, {-50, 50, 1}, {0.1, 1, 1}, {}, {0, 1e300}, 101, 101);
+        const wvo::FittedGrid g =
+            wvo::fitGrid(logDensity, {-50, 50, 1}, {0.1, 1, 1}, {}, {0, 1e300}, 101, 101);
         EVX_COMPARE_NEAR((g.x.hi - 100) / 1e-3, 5.03, 0.3);
         EVX_COMPARE_NEAR((100 - g.x.lo) / 1e-3, 5.03, 0.3);
         EVX_COMPARE_NEAR((g.y.hi - 5) / 2e-3, 5.03, 0.3);
@@ -93,8 +94,12 @@ private slots:
         QFETCH(int, n);
         QFETCH(double, tolerance);
         QFETCH(bool, warning);
-        const Figure f = runScenario("wvo-normal", {{"observations", n}, {"data_mean", 6}, {"data_sd", 4},
-                                                    {"data_seed", 31}, {"virtual_count", 12}, {"seed", 2}});
+        const Figure f = runScenario("wvo-normal", {{"observations", n},
+                                                    {"data_mean", 6},
+                                                    {"data_sd", 4},
+                                                    {"data_seed", 31},
+                                                    {"virtual_count", 12},
+                                                    {"seed", 2}});
         const std::vector<double> y = dataColumn(f, "y");
         QCOMPARE(int(y.size()), n);
         double mean = 0, ss = 0;
@@ -123,9 +128,12 @@ private slots:
         QFETCH(int, n);
         QFETCH(double, dataSd);
         const double tau = 1, sm = 10, ss = 5;
-        const Figure f = runScenario("wvo-normal-hyper", {{"observations", n}, {"data_mean", 6},
-                                                          {"data_sd", dataSd}, {"data_seed", 31},
-                                                          {"virtual_count", 12}, {"seed", 2}});
+        const Figure f = runScenario("wvo-normal-hyper", {{"observations", n},
+                                                          {"data_mean", 6},
+                                                          {"data_sd", dataSd},
+                                                          {"data_seed", 31},
+                                                          {"virtual_count", 12},
+                                                          {"seed", 2}});
         const std::vector<double> y = dataColumn(f, "y");
         QCOMPARE(int(y.size()), n);
         // Unnormalised log posterior, shifted by its value at a central point to stay in range.
@@ -148,7 +156,8 @@ private slots:
                 0, std::numeric_limits<double>::infinity(), 10, 1e-11);
         };
         const double z = moment(0, true);
-        EVX_COMPARE_NEAR(f.summary.value("original.sigma.mean"), moment(1, true) / z, 1e-5 * moment(1, true) / z);
+        EVX_COMPARE_NEAR(f.summary.value("original.sigma.mean"), moment(1, true) / z,
+                         1e-5 * moment(1, true) / z);
         EVX_COMPARE_NEAR(f.summary.value("original.m.mean"), moment(1, false) / z, 1e-4);
     }
 };

@@ -142,7 +142,8 @@ private slots:
                 tauMean += w * (iy + 0.5) * 40.0 / 120;
             }
         QVERIFY2(std::abs(f.summary.value("original.mu.mean") - muMean / z) < 1e-9,
-                 qPrintable(QString("%1 vs %2").arg(f.summary.value("original.mu.mean"), 0, 'g', 17)
+                 qPrintable(QString("%1 vs %2")
+                                .arg(f.summary.value("original.mu.mean"), 0, 'g', 17)
                                 .arg(muMean / z, 0, 'g', 17)));
         QVERIFY(std::abs(f.summary.value("original.tau.mean") - tauMean / z) < 1e-9);
     }
@@ -226,10 +227,9 @@ private slots:
         const models::CsvTable t = models::readCsv(path, {"y", "n"});
         const std::vector<double> y = models::numericColumn(t, "y", path),
                                   n = models::numericColumn(t, "n", path);
-        const Figure f = runScenario("wvo-rats", {{"leave_one_out", 0},
-                                                  {"subsampling", 0},
-                                                  {"virtual_count", 10},
-                                                  {"posterior_draws", 100}});
+        const Figure f = runScenario(
+            "wvo-rats",
+            {{"leave_one_out", 0}, {"subsampling", 0}, {"virtual_count", 10}, {"posterior_draws", 100}});
         QCOMPARE(f.data.size(), std::size_t(2));
         QCOMPARE(dataColumn(f, "tumours"), y);
         QCOMPARE(dataColumn(f, "rats"), n);
@@ -246,8 +246,8 @@ private slots:
                 const double a = std::exp(v) / (1 + std::exp(-u)), b = std::exp(v) / (1 + std::exp(u));
                 double s = -2.5 * std::log(a + b) + std::log(a) + std::log(b);
                 for (std::size_t j = 0; j < ye.size(); ++j)
-                    s += std::lgamma(a + ye[j]) + std::lgamma(b + ne[j] - ye[j]) - std::lgamma(a + b + ne[j]) -
-                         std::lgamma(a) - std::lgamma(b) + std::lgamma(a + b);
+                    s += std::lgamma(a + ye[j]) + std::lgamma(b + ne[j] - ye[j]) -
+                         std::lgamma(a + b + ne[j]) - std::lgamma(a) - std::lgamma(b) + std::lgamma(a + b);
                 logp.push_back(s);
             }
         const double top = *std::max_element(logp.begin(), logp.end());
@@ -260,7 +260,8 @@ private slots:
                 vMean += w * (0.8 + (iv + 0.5) * dv);
             }
         QVERIFY2(std::abs(f.summary.value("original.log_ratio.mean") - uMean / z) < 1e-8 * du,
-                 qPrintable(QString("%1 vs %2").arg(f.summary.value("original.log_ratio.mean"), 0, 'g', 17)
+                 qPrintable(QString("%1 vs %2")
+                                .arg(f.summary.value("original.log_ratio.mean"), 0, 'g', 17)
                                 .arg(uMean / z, 0, 'g', 17)));
         QVERIFY(std::abs(f.summary.value("original.log_sum.mean") - vMean / z) < 1e-8 * dv);
     }

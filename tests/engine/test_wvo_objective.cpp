@@ -158,8 +158,9 @@ private slots:
                  qPrintable(
                      QString("reported %1, direct %2").arg(r.objective, 0, 'g', 17).arg(direct, 0, 'g', 17)));
         // ...that the optimiser moved from the uniform start...
-        QVERIFY2(r.objective > r.initialObjective + 1e-6,
-                 qPrintable(QString("start %1, end %2").arg(r.initialObjective, 0, 'g', 17).arg(r.objective, 0, 'g', 17)));
+        QVERIFY2(r.objective > r.initialObjective + 1e-6, qPrintable(QString("start %1, end %2")
+                                                                         .arg(r.initialObjective, 0, 'g', 17)
+                                                                         .arg(r.objective, 0, 'g', 17)));
         // ...and that no feasible move along the simplex improves on it, judged by objective
         // values alone (not the gradient the optimiser used): move δ = min(h, w_i) of weight
         // from i to j, for every ordered pair.

@@ -8,8 +8,8 @@
 
 #include <Eigen/Dense>
 #include <QtTest>
-#include <boost/math/distributions/students_t.hpp>
 #include <algorithm>
+#include <boost/math/distributions/students_t.hpp>
 #include <cmath>
 #include <fstream>
 #include <numbers>
@@ -133,7 +133,8 @@ private slots:
         // 121² cells (~1e-14 s). 1e-9 s is far above that and far below s/√n, how far another
         // sample's mean would be.
         QVERIFY2(std::abs(f.summary.value("original.mu.mean") - mean) < 1e-9 * s,
-                 qPrintable(QString("%1 vs %2").arg(f.summary.value("original.mu.mean"), 0, 'g', 17)
+                 qPrintable(QString("%1 vs %2")
+                                .arg(f.summary.value("original.mu.mean"), 0, 'g', 17)
                                 .arg(mean, 0, 'g', 17)));
         // The grid is fitted to hold all but 1e-6 of the posterior: its μ range reaches the
         // t_{n−1} quantiles at 2.5e-7 either side (to within the search's resolution, 5%).
@@ -168,8 +169,8 @@ private slots:
         for (int iy = 0; iy < cells; ++iy)
             for (int ix = 0; ix < cells; ++ix) {
                 const double m = mLo + (ix + 0.5) * mStep, sigma = sLo + (iy + 0.5) * sStep;
-                const Eigen::MatrixXd cov = sigma * sigma * Eigen::MatrixXd::Identity(n, n) +
-                                            tau * tau * Eigen::MatrixXd::Ones(n, n);
+                const Eigen::MatrixXd cov =
+                    sigma * sigma * Eigen::MatrixXd::Identity(n, n) + tau * tau * Eigen::MatrixXd::Ones(n, n);
                 const Eigen::LLT<Eigen::MatrixXd> llt(cov);
                 const Eigen::VectorXd r = yv.array() - m;
                 const double logDet = 2 * Eigen::MatrixXd(llt.matrixL()).diagonal().array().log().sum();
@@ -188,7 +189,8 @@ private slots:
         mMean /= z;
         sMean /= z;
         QVERIFY2(std::abs(f.summary.value("original.m.mean") - mMean) < 1e-9 * spread,
-                 qPrintable(QString("%1 vs %2").arg(f.summary.value("original.m.mean"), 0, 'g', 17)
+                 qPrintable(QString("%1 vs %2")
+                                .arg(f.summary.value("original.m.mean"), 0, 'g', 17)
                                 .arg(mMean, 0, 'g', 17)));
         const double sigmaSpan = map.yMax - map.yMin;
         QVERIFY(std::abs(f.summary.value("original.sigma.mean") - sMean) < 1e-9 * sigmaSpan);

@@ -20,7 +20,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto result = evx::parseCommandLine(args);
     if (const auto* why = std::get_if<QString>(&result)) {
         if (why->isEmpty() || why->size() > 2000)
-            std::abort();  // a refusal is one short line that says why
+            std::abort(); // a refusal is one short line that says why
     }
     return 0;
 }

@@ -29,7 +29,7 @@ const std::string& scratchPath()
     return path;
 }
 
-}  // namespace
+} // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {

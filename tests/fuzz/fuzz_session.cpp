@@ -17,7 +17,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             std::abort();
         evx::validateRunInput(*scenario, session->input);
     } else if (std::get<QString>(result).isEmpty()) {
-        std::abort();  // a refusal always says why
+        std::abort(); // a refusal always says why
     }
     return 0;
 }

@@ -58,8 +58,7 @@ inline QStringList legendNames(QCPLegend* legend)
     return names;
 }
 
-template <class T>
-QList<T*> plottablesOf(QCPAxisRect* rect)
+template <class T> QList<T*> plottablesOf(QCPAxisRect* rect)
 {
     QList<T*> result;
     for (QCPAbstractPlottable* p : rect->plottables()) {
@@ -70,8 +69,7 @@ QList<T*> plottablesOf(QCPAxisRect* rect)
 }
 
 // Items drawn as part of the figure (the hover read-out lives on the overlay layer).
-template <class T>
-QList<T*> figureItems(QCustomPlot* plot)
+template <class T> QList<T*> figureItems(QCustomPlot* plot)
 {
     QList<T*> result;
     for (int i = 0; i < plot->itemCount(); ++i) {
@@ -107,7 +105,6 @@ inline int distinctColours(const QImage& image)
     return colours.size();
 }
 
-
 // A shown 1000x700 view, laid out and drawn once.
 inline std::unique_ptr<PlotView> shownView(const Figure& figure)
 {
@@ -121,4 +118,4 @@ inline std::unique_ptr<PlotView> shownView(const Figure& figure)
     return view;
 }
 
-}  // namespace evx::plot_test
+} // namespace evx::plot_test

@@ -24,8 +24,8 @@ using evx::ParameterValues;
 
 namespace {
 
-ParameterSpec spec(std::string name, std::string label, std::string unit, ParameterKind kind,
-                   double minimum, double maximum, double defaultValue, double step, int decimals)
+ParameterSpec spec(std::string name, std::string label, std::string unit, ParameterKind kind, double minimum,
+                   double maximum, double defaultValue, double step, int decimals)
 {
     ParameterSpec s;
     s.name = std::move(name);
@@ -47,13 +47,10 @@ ParameterSchema sampleSchema()
     ParameterSpec sigma = spec("sigma_x", "Prior sd", "m", ParameterKind::Real, 0.1, 20, 2, 0.1, 3);
     sigma.logScale = true;
     sigma.tooltip = "Standard deviation of the prior.";
-    ParameterSpec samples =
-        spec("samples", "Samples", "", ParameterKind::Integer, 1, 200, 50, 1, 0);
-    ParameterSpec method =
-        spec("method", "Interpretation", "", ParameterKind::Choice, 0, 2, 0, 1, 0);
+    ParameterSpec samples = spec("samples", "Samples", "", ParameterKind::Integer, 1, 200, 50, 1, 0);
+    ParameterSpec method = spec("method", "Interpretation", "", ParameterKind::Choice, 0, 2, 0, 1, 0);
     method.choices = {"Jeffrey's rule", "virtual evidence", "distributional"};
-    ParameterSpec prior =
-        spec("show_prior", "Show prior", "", ParameterKind::Boolean, 0, 1, 1, 1, 0);
+    ParameterSpec prior = spec("show_prior", "Show prior", "", ParameterKind::Boolean, 0, 1, 1, 1, 0);
     return ParameterSchema({mu, sigma, samples, method, prior});
 }
 
@@ -62,7 +59,7 @@ double valueOf(const QSignalSpy& spy, int call, const char* name)
     return spy.at(call).at(0).value<ParameterValues>().at(name);
 }
 
-}  // namespace
+} // namespace
 
 class TestParameterPanel : public QObject {
     Q_OBJECT
@@ -119,11 +116,16 @@ void TestParameterPanel::createsOneEditorPerKind_data()
     QTest::addColumn<QString>("name");
     QTest::addColumn<QString>("editorClass");
     QTest::addColumn<bool>("hasSlider");
-    QTest::newRow("real") << "mu_x" << "QDoubleSpinBox" << true;
-    QTest::newRow("real, log") << "sigma_x" << "QDoubleSpinBox" << true;
-    QTest::newRow("integer") << "samples" << "QSpinBox" << true;
-    QTest::newRow("choice") << "method" << "QComboBox" << false;
-    QTest::newRow("boolean") << "show_prior" << "QCheckBox" << false;
+    QTest::newRow("real") << "mu_x"
+                          << "QDoubleSpinBox" << true;
+    QTest::newRow("real, log") << "sigma_x"
+                               << "QDoubleSpinBox" << true;
+    QTest::newRow("integer") << "samples"
+                             << "QSpinBox" << true;
+    QTest::newRow("choice") << "method"
+                            << "QComboBox" << false;
+    QTest::newRow("boolean") << "show_prior"
+                             << "QCheckBox" << false;
 }
 
 void TestParameterPanel::createsOneEditorPerKind()
@@ -225,7 +227,7 @@ void TestParameterPanel::spinBoxEditUpdatesSlider()
     spin->setFocus();
     spin->selectAll();
     QTest::keyClicks(spin, "10");
-    QCOMPARE(changed.count(), 0);  // keyboard tracking is off: nothing until Enter
+    QCOMPARE(changed.count(), 0); // keyboard tracking is off: nothing until Enter
     QTest::keyClick(spin, Qt::Key_Return);
     QCOMPARE(changed.count(), 1);
     QCOMPARE(valueOf(changed, 0, "sigma_x"), 10.0);
@@ -240,12 +242,18 @@ void TestParameterPanel::typedBadValueIsRefused_data()
     QTest::addColumn<int>("commitKey");
     QTest::addColumn<QString>("reasonPart");
     const int enter = Qt::Key_Return;
-    QTest::newRow("real above range") << "mu_x" << "50" << enter << "outside the range -10 to 10 m";
-    QTest::newRow("log below range") << "sigma_x" << "0.01" << enter << "range 0.1 to 20 m";
-    QTest::newRow("integer above range") << "samples" << "500" << enter << "range 1 to 200";
-    QTest::newRow("integer not whole") << "samples" << "2.5" << enter << "whole number";
-    QTest::newRow("garbage") << "mu_x" << "abc" << enter << "not a number";
-    QTest::newRow("left by Tab") << "mu_x" << "-11" << int(Qt::Key_Tab) << "outside the range";
+    QTest::newRow("real above range") << "mu_x"
+                                      << "50" << enter << "outside the range -10 to 10 m";
+    QTest::newRow("log below range") << "sigma_x"
+                                     << "0.01" << enter << "range 0.1 to 20 m";
+    QTest::newRow("integer above range") << "samples"
+                                         << "500" << enter << "range 1 to 200";
+    QTest::newRow("integer not whole") << "samples"
+                                       << "2.5" << enter << "whole number";
+    QTest::newRow("garbage") << "mu_x"
+                             << "abc" << enter << "not a number";
+    QTest::newRow("left by Tab") << "mu_x"
+                                 << "-11" << int(Qt::Key_Tab) << "outside the range";
 }
 
 void TestParameterPanel::typedBadValueIsRefused()
@@ -279,8 +287,7 @@ void TestParameterPanel::typedBadValueIsRefused()
     QCOMPARE(m_panel->slider(name)->value(), tickBefore);
     QCOMPARE(rejected.count(), 1);
     QCOMPARE(rejected.at(0).at(0).toString(), name);
-    QVERIFY2(m_panel->rejectionMessage().contains(reasonPart),
-             qPrintable(m_panel->rejectionMessage()));
+    QVERIFY2(m_panel->rejectionMessage().contains(reasonPart), qPrintable(m_panel->rejectionMessage()));
     QVERIFY(m_panel->rejectionMessage().startsWith(name + ": "));
     QLabel* label = m_panel->rejectionLabel(name);
     QVERIFY(label->isVisible());
@@ -349,8 +356,7 @@ void TestParameterPanel::setValueRefuses()
     QCOMPARE(rejected.count(), 1);
     QCOMPARE(rejected.at(0).at(0).toString(), name);
     QCOMPARE(rejected.at(0).at(1).toString(), m_panel->rejectionMessage());
-    QVERIFY2(m_panel->rejectionMessage().contains(reasonPart),
-             qPrintable(m_panel->rejectionMessage()));
+    QVERIFY2(m_panel->rejectionMessage().contains(reasonPart), qPrintable(m_panel->rejectionMessage()));
     QCOMPARE(m_panel->values(), before);
 }
 
@@ -439,7 +445,7 @@ void TestParameterPanel::renderSample()
     QString path = qEnvironmentVariable("EVX_SAMPLE_PNG");
     if (!path.endsWith(".png"))
         path = "/tmp/panel_sample.png";
-    m_panel->setValue("sigma_x", 50);  // to show a refusal too
+    m_panel->setValue("sigma_x", 50); // to show a refusal too
     m_panel->adjustSize();
     m_panel->resize(std::max(m_panel->width(), 380), m_panel->height());
     QVERIFY(m_panel->grab().save(path));

@@ -17,8 +17,14 @@ using namespace evx::plot_test;
 
 namespace {
 
-QCPRange xRange(PlotView& view) { return view.axisRect(0)->axis(QCPAxis::atBottom)->range(); }
-QCPRange yRange(PlotView& view) { return view.axisRect(0)->axis(QCPAxis::atLeft)->range(); }
+QCPRange xRange(PlotView& view)
+{
+    return view.axisRect(0)->axis(QCPAxis::atBottom)->range();
+}
+QCPRange yRange(PlotView& view)
+{
+    return view.axisRect(0)->axis(QCPAxis::atLeft)->range();
+}
 
 // The ranges a fresh view fits to `figure`: what a release of the hold must come back to.
 std::pair<QCPRange, QCPRange> fittedRanges(const Figure& figure)
@@ -49,7 +55,7 @@ Figure fourthPower(bool mirrored)
     return onePlot({s});
 }
 
-}  // namespace
+} // namespace
 
 class TestPlotAxes : public QObject {
     Q_OBJECT
@@ -57,7 +63,7 @@ class TestPlotAxes : public QObject {
 private slots:
     void heldRangesMoveOnlyWhenTheDataLeaveThem()
     {
-        auto view = shownView(onePlot({line("a", 1)}));  // y in [-1, 1]
+        auto view = shownView(onePlot({line("a", 1)})); // y in [-1, 1]
         const QCPRange x0 = xRange(*view), y0 = yRange(*view);
         view->setHoldRanges(true);
         QVERIFY(view->holdsRanges());
@@ -79,7 +85,7 @@ private slots:
                  qPrintable(QString("fitted %1, held %2").arg(steepY.upper).arg(y0.upper)));
 
         // Only one side passes the frame: the other stays.
-        Figure shifted = onePlot({line("a", 3, 50, 2)});  // y in [-1, 5]
+        Figure shifted = onePlot({line("a", 3, 50, 2)}); // y in [-1, 5]
         view->setFigure(shifted);
         const auto [shiftedX, shiftedY] = fittedRanges(shifted);
         EVX_COMPARE_NEAR(yRange(*view).lower, steepY.lower, 1e-12);
@@ -115,17 +121,18 @@ private slots:
 
     void heldLogAxisComparesDecades()
     {
-        Figure f = onePlot({line("a", 1, 50, 10)});  // y in [9, 11]
+        Figure f = onePlot({line("a", 1, 50, 10)}); // y in [9, 11]
         f.plots[0].logY = true;
         auto view = shownView(f);
         const QCPRange y0 = yRange(*view);
         view->setHoldRanges(true);
         Figure higher = f;
         for (double& y : higher.plots[0].series[0].y)
-            y *= 1000;  // three decades up: far off the frame
+            y *= 1000; // three decades up: far off the frame
         view->setFigure(higher);
-        QVERIFY2(yRange(*view).upper >= 10999,
-                 qPrintable(QString("held log axis upper %1 must show y up to 11000").arg(yRange(*view).upper)));
+        QVERIFY2(
+            yRange(*view).upper >= 10999,
+            qPrintable(QString("held log axis upper %1 must show y up to 11000").arg(yRange(*view).upper)));
         QCOMPARE(yRange(*view).lower, y0.lower);
     }
 
@@ -159,7 +166,7 @@ private slots:
             QCOMPARE(legendCorner(*view), Qt::AlignTop | Qt::AlignLeft);
         }
         view->setHoldRanges(false);
-        QCOMPARE(legendCorner(*view), Qt::AlignTop | Qt::AlignRight);  // the last frame was mirrored
+        QCOMPARE(legendCorner(*view), Qt::AlignTop | Qt::AlignRight); // the last frame was mirrored
     }
 
     // A plot that means geometry keeps one unit as long along x as along y: a circle stays a
@@ -193,7 +200,7 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         view.setFigure(f);
         view.renderNow();
-        QCoreApplication::processEvents();  // the queued replot that settles the layout
+        QCoreApplication::processEvents(); // the queued replot that settles the layout
         view.renderNow();
         const QRect frame = view.axisRect(0)->rect();
         const double xPerPixel = xRange(view).size() / frame.width();
@@ -202,8 +209,9 @@ private slots:
         if (equal)
             EVX_COMPARE_NEAR(xPerPixel / yPerPixel, 1.0, 0.02);
         else
-            QVERIFY2(std::abs(xPerPixel / yPerPixel - 1) > 0.2,
-                     qPrintable(QString("free aspect %1 should follow the frame").arg(xPerPixel / yPerPixel)));
+            QVERIFY2(
+                std::abs(xPerPixel / yPerPixel - 1) > 0.2,
+                qPrintable(QString("free aspect %1 should follow the frame").arg(xPerPixel / yPerPixel)));
         // The whole circle is in the frame.
         QVERIFY(xRange(view).lower <= 1 && xRange(view).upper >= 3);
         QVERIFY(yRange(view).lower <= -2 && yRange(view).upper >= 0);
@@ -239,7 +247,8 @@ private slots:
         for (double t : ticks)
             fractional += t != std::round(t);
         if (integer)
-            QVERIFY2(fractional == 0, qPrintable(QString("%1 fractional ticks on a count axis").arg(fractional)));
+            QVERIFY2(fractional == 0,
+                     qPrintable(QString("%1 fractional ticks on a count axis").arg(fractional)));
         else
             QVERIFY2(fractional > 0, "the free axis of [1, 3] should tick at halves (the control)");
     }

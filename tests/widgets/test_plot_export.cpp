@@ -24,15 +24,15 @@ class TestPlotExport : public QObject {
 private slots:
     void renderedSignalFollowsQueuedReplot()
     {
-        PlotView view;  // never shown, as in --export and --bench-sweep
+        PlotView view; // never shown, as in --export and --bench-sweep
         view.resize(800, 500);
         QSignalSpy spy(&view, &PlotView::rendered);
         view.setFigure(onePlot({line("a", 1)}));
-        QCOMPARE(spy.count(), 0);  // queued
+        QCOMPARE(spy.count(), 0); // queued
         QVERIFY(spy.wait(2000));
         QCOMPARE(spy.count(), 1);
         QVERIFY(view.lastRenderMs() > 0);
-        QCOMPARE(view.customPlot()->viewport().size(), QSize(800, 500));  // laid out at the widget's size
+        QCOMPARE(view.customPlot()->viewport().size(), QSize(800, 500)); // laid out at the widget's size
     }
 
     void setFigureTiming()
@@ -61,7 +61,7 @@ private slots:
             for (int i = 0; i < 40; ++i) {
                 f.plots[0].series[0].y[i] += 1e-3;
                 if (!sameShape)
-                    f.plots[0].series[1].name = "series 1" + std::string(i % 2, '\'');  // forces a rebuild
+                    f.plots[0].series[1].name = "series 1" + std::string(i % 2, '\''); // forces a rebuild
                 QElapsedTimer t;
                 t.start();
                 view->setFigure(f);
@@ -73,8 +73,8 @@ private slots:
             std::sort(render.begin(), render.end());
             qDebug("setFigure 5x800 at 1000x700 (%s): setFigure median %.2f ms, replot median %.2f ms; "
                    "p90 %.2f + %.2f ms",
-                   sameShape ? "same shape, updated in place" : "new shape, rebuilt", build[20], render[20], build[36],
-                   render[36]);
+                   sameShape ? "same shape, updated in place" : "new shape, rebuilt", build[20], render[20],
+                   build[36], render[36]);
         }
         QCOMPARE(plottablesOf<QCPGraph>(view->axisRect(0)).size(), 5);
 
@@ -85,8 +85,8 @@ private slots:
         t.start();
         for (int i = 0; i < 50; ++i) {
             const QPointF at(area.left() + 10 + i * (area.width() - 20) / 50.0, area.center().y());
-            QMouseEvent move(QEvent::MouseMove, at, view->customPlot()->mapToGlobal(at), Qt::NoButton, Qt::NoButton,
-                             {});
+            QMouseEvent move(QEvent::MouseMove, at, view->customPlot()->mapToGlobal(at), Qt::NoButton,
+                             Qt::NoButton, {});
             QApplication::sendEvent(view->customPlot(), &move);
         }
         qDebug("hover read-out: %.3f ms per mouse move", t.nsecsElapsed() * 1e-6 / 50);
@@ -108,7 +108,7 @@ private slots:
         QCOMPARE(image.size(), QSize(640, 360));
         QVERIFY(distinctColours(image) > 3);
 
-        QCOMPARE(legendOf(view->axisRect(0))->itemCount(), legendItems);  // hidden entry back
+        QCOMPARE(legendOf(view->axisRect(0))->itemCount(), legendItems); // hidden entry back
         view->renderNow();
         QCOMPARE(view->axisRect(0)->rect(), rectBefore);
         QCOMPARE(view->customPlot()->grab().toImage(), before);
@@ -138,7 +138,7 @@ private slots:
             return n;
         };
         QCOMPARE(entries(), 5);
-        QCOMPARE_GT(legend->itemCount(), 5);  // the case of interest: a cell left empty
+        QCOMPARE_GT(legend->itemCount(), 5); // the case of interest: a cell left empty
         for (const QSize size : {QSize(800, 500), QSize(300, 900)}) {
             QVERIFY(!view.encode(PlotView::ImageFormat::Png, size.width(), size.height()).isEmpty());
             QCOMPARE(entries(), 5);
@@ -183,7 +183,7 @@ private slots:
         QTest::newRow("single column") << 89.0 << 66.75 << 600.0;
         QTest::newRow("double column") << 183.0 << 120.0 << 300.0;
         QTest::newRow("slide") << 254.0 << 142.875 << 192.0;
-        QTest::newRow("whole points") << 25.4 << 50.8 << 100.0;  // 72 x 144 pt
+        QTest::newRow("whole points") << 25.4 << 50.8 << 100.0; // 72 x 144 pt
     }
 
     void encodesPrintSizes()
@@ -218,7 +218,8 @@ private slots:
         QVERIFY(QSvgRenderer(svg).isValid());
 
         const QImage png = QImage::fromData(view.encode(PlotView::ImageFormat::Png, size), "PNG");
-        QCOMPARE(png.size(), QSize(int(std::lround(widthMm / 25.4 * dpi)), int(std::lround(heightMm / 25.4 * dpi))));
+        QCOMPARE(png.size(),
+                 QSize(int(std::lround(widthMm / 25.4 * dpi)), int(std::lround(heightMm / 25.4 * dpi))));
         // PNG stores whole dots per metre: dpi to within 0.5 / 39.37.
         QCOMPARE_LE(std::abs(png.dotsPerMeterX() * 0.0254 - dpi), 0.02);
         QCOMPARE_LE(std::abs(png.dotsPerMeterY() * 0.0254 - dpi), 0.02);

@@ -50,7 +50,7 @@ private slots:
         const QRect last = view->axisRect(plots - 1)->outerRect();
         if (plots > 1) {
             const QRect second = view->axisRect(1)->outerRect();
-            QCOMPARE(second.top() == first.top(), twoColumns);   // side by side
+            QCOMPARE(second.top() == first.top(), twoColumns); // side by side
             QCOMPARE(second.left() > first.left(), twoColumns);
         }
         QVERIFY(last.bottom() <= view->customPlot()->height());
@@ -81,8 +81,8 @@ private slots:
         QVERIFY(r10.top() > r00.bottom() - 1 && r10.left() == r00.left());
         QCOMPARE(r11.top(), r10.top());
         QVERIFY(r11.left() > r10.right() - 1);
-        QCOMPARE(view->axisRect(1)->rect().left(), view->axisRect(0)->rect().left());  // column aligned
-        QCOMPARE(view->axisRect(2)->rect().bottom(), view->axisRect(1)->rect().bottom());  // row aligned
+        QCOMPARE(view->axisRect(1)->rect().left(), view->axisRect(0)->rect().left());     // column aligned
+        QCOMPARE(view->axisRect(2)->rect().bottom(), view->axisRect(1)->rect().bottom()); // row aligned
         for (int i = 0; i < 3; ++i)
             QVERIFY(!legendOf(view->axisRect(i)));
 
@@ -150,7 +150,7 @@ private slots:
     // lines beyond them; a band alone still sets the range.
     void hugeBandDoesNotFlattenTheLines()
     {
-        Figure f = onePlot({line("mean", 0.5, 50, 0.5)});  // y from 0 to 1
+        Figure f = onePlot({line("mean", 0.5, 50, 0.5)}); // y from 0 to 1
         f.plots[0].bands.push_back({"±2 sd", {-1, 1}, {-100, -100}, {100, 100}, -1});
         auto view = shownView(f);
         const QCPRange r = view->axisRect(0)->axis(QCPAxis::atLeft)->range();
@@ -172,7 +172,7 @@ private slots:
         QTest::mouseClick(view->customPlot(), Qt::LeftButton, {}, onB);
         QVERIFY(!view->isSeriesVisible(0, "b"));
         QVERIFY(view->isSeriesVisible(0, "a"));
-        QCOMPARE(clicks.count(), 0);  // a legend click is not a click in the plot
+        QCOMPARE(clicks.count(), 0); // a legend click is not a click in the plot
         view->renderNow();
         QTest::mouseClick(view->customPlot(), Qt::LeftButton, {}, onB);
         QVERIFY(view->isSeriesVisible(0, "b"));
@@ -189,7 +189,7 @@ private slots:
     void zoomLock()
     {
         QFETCH(QString, how);
-        auto view = shownView(onePlot({line("a", 1)}));  // y in [-1, 1]
+        auto view = shownView(onePlot({line("a", 1)})); // y in [-1, 1]
         QCustomPlot* plot = view->customPlot();
         QCPAxis* xAxis = view->axisRect(0)->axis(QCPAxis::atBottom);
         const QCPRange fitted = xAxis->range();
@@ -200,10 +200,11 @@ private slots:
             QApplication::sendEvent(plot, &wheel);
         } else if (how == "drag") {
             const QPointF to = c + QPointF(80, 30);
-            QMouseEvent press(QEvent::MouseButtonPress, c, plot->mapToGlobal(c), Qt::LeftButton, Qt::LeftButton, {});
+            QMouseEvent press(QEvent::MouseButtonPress, c, plot->mapToGlobal(c), Qt::LeftButton,
+                              Qt::LeftButton, {});
             QMouseEvent move(QEvent::MouseMove, to, plot->mapToGlobal(to), Qt::NoButton, Qt::LeftButton, {});
-            QMouseEvent release(QEvent::MouseButtonRelease, to, plot->mapToGlobal(to), Qt::LeftButton, Qt::NoButton,
-                                {});
+            QMouseEvent release(QEvent::MouseButtonRelease, to, plot->mapToGlobal(to), Qt::LeftButton,
+                                Qt::NoButton, {});
             QApplication::sendEvent(plot, &press);
             QApplication::sendEvent(plot, &move);
             QApplication::sendEvent(plot, &release);
@@ -215,7 +216,7 @@ private slots:
         const QCPRange zoomed = xAxis->range();
         QVERIFY(std::abs(zoomed.lower - fitted.lower) > 1e-6 || std::abs(zoomed.upper - fitted.upper) > 1e-6);
 
-        view->setFigure(onePlot({line("a", 10, 50, 100)}));  // very different data, same axes
+        view->setFigure(onePlot({line("a", 10, 50, 100)})); // very different data, same axes
         xAxis = view->axisRect(0)->axis(QCPAxis::atBottom);
         QCOMPARE(xAxis->range().lower, zoomed.lower);
         QCOMPARE(xAxis->range().upper, zoomed.upper);
@@ -224,7 +225,7 @@ private slots:
         QVERIFY(!view->isUserZoomed(0));
         QCOMPARE(xAxis->range().lower, -1.0);
         QCOMPARE(xAxis->range().upper, 1.0);
-        QVERIFY(view->axisRect(0)->axis(QCPAxis::atLeft)->range().lower > 80);  // fits y = 100 ± 10
+        QVERIFY(view->axisRect(0)->axis(QCPAxis::atLeft)->range().lower > 80); // fits y = 100 ± 10
     }
 
     void zoomLockDroppedForDifferentAxes()
@@ -305,7 +306,8 @@ private slots:
         for (int i = 0; i < 6; ++i)
             series.push_back(line("entry number " + std::to_string(i), i + 1.0));
         const Figure f = onePlot(series);
-        for (const auto& [size, wraps] : {std::pair(QSize(1200, 260), true), std::pair(QSize(500, 900), false)}) {
+        for (const auto& [size, wraps] :
+             {std::pair(QSize(1200, 260), true), std::pair(QSize(500, 900), false)}) {
             PlotView view;
             view.resize(size);
             view.setFigure(f);
@@ -345,8 +347,9 @@ private slots:
         view.setFigure(f);
         view.renderNow();
         // legendOf finds a legend inside the frame only.
-        QVERIFY2(!legendOf(view.axisRect(0)),
-                 qPrintable(QString("legend inside a frame %1 px high").arg(view.axisRect(0)->rect().height())));
+        QVERIFY2(
+            !legendOf(view.axisRect(0)),
+            qPrintable(QString("legend inside a frame %1 px high").arg(view.axisRect(0)->rect().height())));
     }
 
     // A legend below its plot that took two columns for its names at one width keeps every
@@ -377,7 +380,7 @@ private slots:
                 wide += legend->columnCount() > 1;
                 for (int k = 0; k < legend->itemCount(); ++k) {
                     QCPAbstractLegendItem* item = legend->item(k);
-                    if (!item)  // a cell left empty by the wrap
+                    if (!item) // a cell left empty by the wrap
                         continue;
                     QCOMPARE_GE(item->outerRect().width(), item->minimumOuterSizeHint().width());
                     ++checked;

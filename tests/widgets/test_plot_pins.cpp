@@ -50,13 +50,15 @@ private slots:
         QCOMPARE(ghosts[0]->data()->at(10)->value, 1.0);
         QCOMPARE(ghosts[0]->layer()->name(), QString("ghosts"));
         QVERIFY(ghosts[0]->layer()->index() < view.customPlot()->graph(0)->layer()->index());
-        QCOMPARE(ghosts[0]->pen().widthF(), PlotView::kGhostWidth * view.customPlot()->graph(0)->pen().widthF());
+        QCOMPARE(ghosts[0]->pen().widthF(),
+                 PlotView::kGhostWidth * view.customPlot()->graph(0)->pen().widthF());
         const QStringList names = legendNames(legendOf(view.axisRect(0)));
         QCOMPARE(names, QStringList({"b", "pinned: k = 1"}));
         const QCPRange y = view.axisRect(0)->axis(QCPAxis::atLeft)->range();
-        QVERIFY2(y.lower <= -6 && y.upper >= 1, qPrintable(QString("y from %1 to %2").arg(y.lower).arg(y.upper)));
+        QVERIFY2(y.lower <= -6 && y.upper >= 1,
+                 qPrintable(QString("y from %1 to %2").arg(y.lower).arg(y.upper)));
 
-        view.setSeriesVisible(0, "pinned: k = 1", false);  // the legend entry hides the whole pin
+        view.setSeriesVisible(0, "pinned: k = 1", false); // the legend entry hides the whole pin
         QVERIFY(!ghosts[0]->visible() && !ghosts[1]->visible());
         view.setSeriesVisible(0, "pinned: k = 1", true);
         view.setPinLabels({"pinned: k = 2"});
@@ -85,7 +87,9 @@ private slots:
         fewer.resize(400, 300);
         fewer.setFigure(current);
         QVERIFY2(plain.minimumSizeHint().height() > fewer.minimumSizeHint().height(),
-                 qPrintable(QString("%1 vs %2").arg(plain.minimumSizeHint().height()).arg(fewer.minimumSizeHint().height())));
+                 qPrintable(QString("%1 vs %2")
+                                .arg(plain.minimumSizeHint().height())
+                                .arg(fewer.minimumSizeHint().height())));
         QCOMPARE(pinned.minimumSizeHint().height(), plain.minimumSizeHint().height());
     }
 
@@ -95,8 +99,12 @@ private slots:
     {
         Figure f;
         for (int i = 0; i < 2; ++i) {
-            Plot p{.title = i == 0 ? "P0" : "P1", .xLabel = "x", .yLabel = i == 0 ? "y0" : "y1", .row = i,
-                   .column = 0, .legend = LegendPlace::Shared};
+            Plot p{.title = i == 0 ? "P0" : "P1",
+                   .xLabel = "x",
+                   .yLabel = i == 0 ? "y0" : "y1",
+                   .row = i,
+                   .column = 0,
+                   .legend = LegendPlace::Shared};
             p.series = {line("a", 1.0 + i, 11)};
             p.series[0].kind = SeriesKind::Scatter;
             f.plots.push_back(p);

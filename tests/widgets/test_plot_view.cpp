@@ -71,7 +71,7 @@ private slots:
             QCOMPARE(circles, s.kind == SeriesKind::Scatter);
         }
         if (!barList.isEmpty())
-            QVERIFY(std::abs(barList.front()->width() - 0.8 * 0.2) < 1e-9);  // x spacing 0.2
+            QVERIFY(std::abs(barList.front()->width() - 0.8 * 0.2) < 1e-9); // x spacing 0.2
     }
 
     void barsOfSeveralSeriesSideBySide()
@@ -87,7 +87,7 @@ private slots:
         QCOMPARE(bars[0]->width(), 0.4);
         QCOMPARE(bars[1]->width(), 0.4);
         const QCPRange x = view.axisRect(0)->axis(QCPAxis::atBottom)->range();
-        QVERIFY(x.lower < 0.6 && x.upper > 3.4);  // outer bars whole
+        QVERIFY(x.lower < 0.6 && x.upper > 3.4); // outer bars whole
         QVERIFY(x.lower > 0 && x.upper < 4);
     }
 
@@ -111,7 +111,7 @@ private slots:
         Series dashed = line("dashed", 2);
         dashed.dashed = true;
         Series fixed = line("fixed", 3);
-        fixed.colour = 0;  // the colour the first automatic series would otherwise take
+        fixed.colour = 0; // the colour the first automatic series would otherwise take
         PlotView view;
         view.setFigure(onePlot({plain, dashed, fixed}));
         const auto graphs = plottablesOf<QCPGraph>(view.axisRect(0));
@@ -199,7 +199,7 @@ private slots:
             return;
         QCOMPARE(maps[0]->data()->keySize(), nx);
         QCOMPARE(maps[0]->data()->valueSize(), ny);
-        QCOMPARE(maps[0]->data()->cell(nx - 1, ny - 1), double(nx * ny - 1));  // row-major
+        QCOMPARE(maps[0]->data()->cell(nx - 1, ny - 1), double(nx * ny - 1)); // row-major
         QVERIFY(maps[0]->colorScale());
         QCOMPARE(maps[0]->colorScale()->label(), QStringLiteral("log density"));
 
@@ -213,7 +213,8 @@ private slots:
         QApplication::sendEvent(view.customPlot(), &move);
         QCPItemText* hover = overlayText(view.customPlot());
         QVERIFY(hover && hover->visible());
-        QVERIFY2(hover->text().contains(QStringLiteral("log density: %1").arg(nx * ny - 1)), qPrintable(hover->text()));
+        QVERIFY2(hover->text().contains(QStringLiteral("log density: %1").arg(nx * ny - 1)),
+                 qPrintable(hover->text()));
     }
 
     void markerIsStraightLineWithLabel()
@@ -244,8 +245,8 @@ private slots:
     void logY()
     {
         QFETCH(bool, logY);
-        Series s = line("s", 1.0, 20, 2.0);  // y in [1, 3]
-        s.y[3] = 0.0;                         // not on a log axis; must not break the fit
+        Series s = line("s", 1.0, 20, 2.0); // y in [1, 3]
+        s.y[3] = 0.0;                       // not on a log axis; must not break the fit
         Figure f = onePlot({s});
         f.plots[0].logY = logY;
         PlotView view;
@@ -272,15 +273,15 @@ private slots:
         QCOMPARE(view.hiddenSeries(), QStringList{"Posterior/b"});
         auto* item = legendOf(view.axisRect(0))->itemWithPlottable(graphs[1]);
         QVERIFY(item);
-        QVERIFY(item->textColor() != QColor(Qt::black));  // greyed in the legend
+        QVERIFY(item->textColor() != QColor(Qt::black)); // greyed in the legend
 
-        f.plots[0].series[1].y[0] = 42;  // a new figure with the same names (updated in place)
+        f.plots[0].series[1].y[0] = 42; // a new figure with the same names (updated in place)
         view.setFigure(f);
         graphs = plottablesOf<QCPGraph>(view.axisRect(0));
         QVERIFY(!graphs[1]->visible());
         QVERIFY(graphs[0]->visible());
 
-        f.plots[0].series.push_back(line("c", 3));  // another shape (rebuilt), same names
+        f.plots[0].series.push_back(line("c", 3)); // another shape (rebuilt), same names
         view.setFigure(f);
         graphs = plottablesOf<QCPGraph>(view.axisRect(0));
         QCOMPARE(graphs.size(), 3);
@@ -294,7 +295,7 @@ private slots:
         QVERIFY(plottablesOf<QCPGraph>(view.axisRect(0))[1]->visible());
         QVERIFY(view.hiddenSeries().isEmpty());
 
-        view.setHiddenSeries({"Posterior/a"});  // session restore
+        view.setHiddenSeries({"Posterior/a"}); // session restore
         QVERIFY(!plottablesOf<QCPGraph>(view.axisRect(0))[0]->visible());
         QVERIFY(!view.isSeriesVisible(5, "a"));
     }
@@ -321,9 +322,10 @@ private slots:
         QTest::mouseClick(view->customPlot(), Qt::LeftButton, {}, at);
         QCOMPARE(clicks.count(), 1);
         QCOMPARE(clicks[0][0].toInt(), 0);
-        QVERIFY(std::abs(clicks[0][1].toDouble() - rect->axis(QCPAxis::atBottom)->pixelToCoord(at.x())) < 1e-9);
+        QVERIFY(std::abs(clicks[0][1].toDouble() - rect->axis(QCPAxis::atBottom)->pixelToCoord(at.x())) <
+                1e-9);
         QVERIFY(std::abs(clicks[0][2].toDouble() - rect->axis(QCPAxis::atLeft)->pixelToCoord(at.y())) < 1e-9);
-        QVERIFY(!view->isUserZoomed(0));  // a click is not a pan
+        QVERIFY(!view->isUserZoomed(0)); // a click is not a pan
     }
 
     void hoverShowsInterpolatedValues()
@@ -335,17 +337,20 @@ private slots:
         QCPAxisRect* rect = view->axisRect(0);
         const QPoint at = centreOf(rect) + QPoint(37, 0);
         QTest::mouseMove(plot, at);
-        QMouseEvent move(QEvent::MouseMove, at, plot->mapToGlobal(QPointF(at)), Qt::NoButton, Qt::NoButton, {});
+        QMouseEvent move(QEvent::MouseMove, at, plot->mapToGlobal(QPointF(at)), Qt::NoButton, Qt::NoButton,
+                         {});
         QApplication::sendEvent(plot, &move);
         QCPItemText* text = overlayText(plot);
         QVERIFY(text);
         QVERIFY(text->visible());
         const double x = rect->axis(QCPAxis::atBottom)->pixelToCoord(at.x());
         const QString shown = text->text();
-        QVERIFY2(shown.contains(QStringLiteral("twice: %1").arg(QString::number(2 * x, 'g', 4))), qPrintable(shown));
+        QVERIFY2(shown.contains(QStringLiteral("twice: %1").arg(QString::number(2 * x, 'g', 4))),
+                 qPrintable(shown));
         // Steps at -1, -0.5, 0, 0.5, 1: the nearest one holds.
         const double nearest = std::round(x * 2) / 2;
-        QVERIFY2(shown.contains(QStringLiteral("steps: %1").arg(QString::number(nearest, 'g', 4))), qPrintable(shown));
+        QVERIFY2(shown.contains(QStringLiteral("steps: %1").arg(QString::number(nearest, 'g', 4))),
+                 qPrintable(shown));
 
         view->setSeriesVisible(0, "twice", false);
         QApplication::sendEvent(plot, &move);
@@ -370,7 +375,8 @@ private slots:
         const QCPRange y = view->axisRect(0)->axis(QCPAxis::atLeft)->range();
         QVERIFY(std::isfinite(y.lower) && std::isfinite(y.upper));
         QVERIFY(y.upper < 2);
-        QMouseEvent move(QEvent::MouseMove, centreOf(view->axisRect(0)), QPointF(), Qt::NoButton, Qt::NoButton, {});
+        QMouseEvent move(QEvent::MouseMove, centreOf(view->axisRect(0)), QPointF(), Qt::NoButton,
+                         Qt::NoButton, {});
         QApplication::sendEvent(view->customPlot(), &move);
         QVERIFY(!view->toImage(300, 200).isNull());
     }
@@ -397,12 +403,12 @@ private slots:
         QCOMPARE(labels[0]->text(), QStringLiteral("g = 9.80"));
         QCOMPARE(figureItems<QCPItemStraightLine>(view.customPlot())[0]->point1->coords().x(), 0.25);
 
-        f.plots[0].series[1].name = "c";  // another shape: rebuilt
+        f.plots[0].series[1].name = "c"; // another shape: rebuilt
         view.setFigure(f);
-        QVERIFY(rectBefore.isNull());  // the old rect is gone
+        QVERIFY(rectBefore.isNull()); // the old rect is gone
         QCOMPARE(legendNames(legendOf(view.axisRect(0))), (QStringList{"a", "c"}));
 
-        std::reverse(f.plots[0].series[0].x.begin(), f.plots[0].series[0].x.end());  // now parametric
+        std::reverse(f.plots[0].series[0].x.begin(), f.plots[0].series[0].x.end()); // now parametric
         view.setFigure(f);
         QCOMPARE(plottablesOf<QCPCurve>(view.axisRect(0)).size(), 1);
         QCOMPARE(plottablesOf<QCPGraph>(view.axisRect(0)).size(), 1);
@@ -424,10 +430,10 @@ private slots:
         const QCPRange panned = xAxis->range();
         QVERIFY(panned.lower < -1.0);
 
-        view->setFigure(onePlot({line("a", 3)}));  // a progress update mid-drag
+        view->setFigure(onePlot({line("a", 3)})); // a progress update mid-drag
         QCOMPARE(xAxis->range().lower, panned.lower);
         send(QEvent::MouseMove, c + QPointF(120, 0), Qt::NoButton, Qt::LeftButton);
-        QVERIFY(xAxis->range().lower < panned.lower);  // the same drag goes on
+        QVERIFY(xAxis->range().lower < panned.lower); // the same drag goes on
         send(QEvent::MouseButtonRelease, c + QPointF(120, 0), Qt::LeftButton, Qt::NoButton);
         QVERIFY(view->isUserZoomed(0));
     }
@@ -437,10 +443,10 @@ private slots:
         const double nan = std::nan("");
         QVector<QPointF> line;
         for (int i = 0; i <= 100; ++i)
-            line << QPointF(i, 0.001 * i);  // straight
+            line << QPointF(i, 0.001 * i); // straight
         line << QPointF(nan, nan) << QPointF(200, 0) << QPointF(201, 5) << QPointF(202, 0);
         const QVector<QPointF> simple = FastGraph::simplify(line, 0.25);
-        QCOMPARE(simple.size(), 2 + 1 + 3);  // ends of the straight run, the gap, the spike kept
+        QCOMPARE(simple.size(), 2 + 1 + 3); // ends of the straight run, the gap, the spike kept
         QCOMPARE(simple[0], QPointF(0, 0));
         QCOMPARE(simple[1], QPointF(100, 0.1));
         QVERIFY(std::isnan(simple[2].x()));

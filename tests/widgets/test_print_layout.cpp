@@ -23,7 +23,8 @@ private slots:
         QTest::addColumn<QString>("scenario");
         QTest::addColumn<double>("widthMm");
         QTest::addColumn<double>("fontPt");
-        for (const char* id : {"ue-kepler", "bq-2d-marginal", "gb-gaussian", "ue-gaussian-hetero", "ue-drop-ball"}) {
+        for (const char* id :
+             {"ue-kepler", "bq-2d-marginal", "gb-gaussian", "ue-gaussian-hetero", "ue-drop-ball"}) {
             QTest::newRow(qPrintable(QString("%1 89 mm 8 pt").arg(id))) << QString(id) << 89.0 << 8.0;
             QTest::newRow(qPrintable(QString("%1 183 mm 8 pt").arg(id))) << QString(id) << 183.0 << 8.0;
         }
@@ -67,17 +68,27 @@ private slots:
                          r.right() <= page.right() + slack && r.bottom() <= page.bottom() + slack,
                      qPrintable(QString("%1 at (%2, %3, %4 x %5) leaves the %6 x %7 page")
                                     .arg(boxes[i].what)
-                                    .arg(r.x()).arg(r.y()).arg(r.width()).arg(r.height())
-                                    .arg(page.width()).arg(page.height())));
+                                    .arg(r.x())
+                                    .arg(r.y())
+                                    .arg(r.width())
+                                    .arg(r.height())
+                                    .arg(page.width())
+                                    .arg(page.height())));
             for (std::size_t j = i + 1; j < boxes.size(); ++j) {
                 const QRectF overlap = r.adjusted(slack, slack, -slack, -slack) &
                                        boxes[j].rect.adjusted(slack, slack, -slack, -slack);
-                QVERIFY2(overlap.isEmpty(), qPrintable(QString("%1 (%2, %3, %4 x %5) overlaps %6 (%7, %8, %9 x %10)")
-                                                           .arg(boxes[i].what)
-                                                           .arg(r.x()).arg(r.y()).arg(r.width()).arg(r.height())
-                                                           .arg(boxes[j].what)
-                                                           .arg(boxes[j].rect.x()).arg(boxes[j].rect.y())
-                                                           .arg(boxes[j].rect.width()).arg(boxes[j].rect.height())));
+                QVERIFY2(overlap.isEmpty(),
+                         qPrintable(QString("%1 (%2, %3, %4 x %5) overlaps %6 (%7, %8, %9 x %10)")
+                                        .arg(boxes[i].what)
+                                        .arg(r.x())
+                                        .arg(r.y())
+                                        .arg(r.width())
+                                        .arg(r.height())
+                                        .arg(boxes[j].what)
+                                        .arg(boxes[j].rect.x())
+                                        .arg(boxes[j].rect.y())
+                                        .arg(boxes[j].rect.width())
+                                        .arg(boxes[j].rect.height())));
             }
         }
         QVERIFY2(labels >= 2, "no axis labels found");

@@ -45,7 +45,7 @@ void clickItem(ScenarioBrowser& browser, QTreeWidgetItem* item)
     QTest::mouseClick(browser.viewport(), Qt::LeftButton, {}, centre);
 }
 
-}  // namespace
+} // namespace
 
 class TestSummaryAndBrowser : public QObject {
     Q_OBJECT
@@ -80,14 +80,14 @@ void TestSummaryAndBrowser::summaryFillsRowsInOrder()
     QCOMPARE(table.columnCount(), 2);
     QCOMPARE(table.horizontalHeaderItem(0)->text(), QString("Quantity"));
     QCOMPARE(table.horizontalHeaderItem(1)->text(), QString("Value"));
-    const QStringList keys{"jeffrey.mean", "jeffrey.sd", "virtual.consistent",
-                           "distributional.consistent", "bq.evidence"};
+    const QStringList keys{"jeffrey.mean", "jeffrey.sd", "virtual.consistent", "distributional.consistent",
+                           "bq.evidence"};
     const QStringList names{"Jeffrey's rule: mean", "Jeffrey's rule: sd", "Virtual evidence: consistent",
                             "Distributional evidence: consistent", "BQ: evidence"};
     QCOMPARE(table.rowCount(), keys.size());
     for (int r = 0; r < keys.size(); ++r) {
         QCOMPARE(table.item(r, 0)->text(), names[r]);
-        QCOMPARE(table.item(r, 0)->toolTip(), keys[r]);  // the stable key stays at hand
+        QCOMPARE(table.item(r, 0)->toolTip(), keys[r]); // the stable key stays at hand
         QCOMPARE(table.nameText(keys[r]), names[r]);
     }
     QCOMPARE(table.item(1, 1)->text(), QString("0.123457"));
@@ -130,8 +130,10 @@ void TestSummaryAndBrowser::consistencyKeysAreColoured_data()
     QTest::addColumn<QString>("key");
     QTest::addColumn<QString>("expected");
     QTest::addColumn<bool>("green");
-    QTest::newRow("consistent") << "virtual.consistent" << "yes (1)" << true;
-    QTest::newRow("inconsistent") << "distributional.consistent" << "no (0)" << false;
+    QTest::newRow("consistent") << "virtual.consistent"
+                                << "yes (1)" << true;
+    QTest::newRow("inconsistent") << "distributional.consistent"
+                                  << "no (0)" << false;
 }
 
 void TestSummaryAndBrowser::consistencyKeysAreColoured()
@@ -162,7 +164,7 @@ void TestSummaryAndBrowser::warningsFollowAsRows()
     QCOMPARE(table.item(6, 0)->text(), QString("⚠ chain not converged"));
     QCOMPARE(table.columnSpan(6, 0), 2);
     const QColor colour = table.item(5, 0)->foreground().color();
-    QVERIFY(colour.red() > colour.green() && colour.green() > colour.blue());  // orange
+    QVERIFY(colour.red() > colour.green() && colour.green() > colour.blue()); // orange
 }
 
 void TestSummaryAndBrowser::newSummaryReplacesOld()
@@ -229,9 +231,9 @@ void TestSummaryAndBrowser::unitsFromParametersAndHints()
     SummaryTable table;
     table.setUnits(schema, {{"*.P.sd", "d"}});
     table.setSummary(s);
-    QCOMPARE(table.nameText("jeffrey.omega.mean"), QString("Jeffrey's rule: mean of ω (deg)"));  // parameter
-    QCOMPARE(table.nameText("jeffrey.e.mean"), QString("Jeffrey's rule: mean of e"));  // dimensionless
-    QCOMPARE(table.nameText("jeffrey.P.sd"), QString("Jeffrey's rule: sd of P (d)"));  // hint
+    QCOMPARE(table.nameText("jeffrey.omega.mean"), QString("Jeffrey's rule: mean of ω (deg)")); // parameter
+    QCOMPARE(table.nameText("jeffrey.e.mean"), QString("Jeffrey's rule: mean of e")); // dimensionless
+    QCOMPARE(table.nameText("jeffrey.P.sd"), QString("Jeffrey's rule: sd of P (d)")); // hint
     QCOMPARE(table.nameText("jeffrey.ess"), QString("Jeffrey's rule: ESS"));
     // The value column stays a bare number, ready to paste into a spreadsheet.
     QCOMPARE(table.valueText("jeffrey.omega.mean"), QString("81.84"));
@@ -245,9 +247,15 @@ void TestSummaryAndBrowser::timesShareOneUnit_data()
     QTest::addColumn<QString>("full");
     QTest::addColumn<QString>("incremental");
     // The largest decides: below 1000 ms all are in ms, from 1000 ms on all are in s.
-    QTest::newRow("all short") << 999.0 << 12.5 << "ms" << "999" << "12.5";
-    QTest::newRow("one long") << 2500.0 << 12.5 << "s" << "2.5" << "0.0125";
-    QTest::newRow("exactly 1000 ms") << 1000.0 << 3.0 << "s" << "1" << "0.003";
+    QTest::newRow("all short") << 999.0 << 12.5 << "ms"
+                               << "999"
+                               << "12.5";
+    QTest::newRow("one long") << 2500.0 << 12.5 << "s"
+                              << "2.5"
+                              << "0.0125";
+    QTest::newRow("exactly 1000 ms") << 1000.0 << 3.0 << "s"
+                                     << "1"
+                                     << "0.003";
 }
 
 void TestSummaryAndBrowser::timesShareOneUnit()
@@ -267,7 +275,7 @@ void TestSummaryAndBrowser::timesShareOneUnit()
     QCOMPARE(table.nameText("time.incremental_ms"), "Time: incremental (" + unit + ')');
     QCOMPARE(table.valueText("time.full_ms"), full);
     QCOMPARE(table.valueText("time.incremental_ms"), incremental);
-    QCOMPARE(table.nameText("time.speedup"), QString("Speed-up"));  // a ratio, not a time
+    QCOMPARE(table.nameText("time.speedup"), QString("Speed-up")); // a ratio, not a time
 }
 
 void TestSummaryAndBrowser::roundingNoiseShowsAsZero()
@@ -277,11 +285,11 @@ void TestSummaryAndBrowser::roundingNoiseShowsAsZero()
     s.set("prior.mean", 6.97390247e-17);
     s.set("jeffrey.mean", 1.72159591);
     s.set("prior.sd", 2);
-    s.set("kl.reconstruction", 2.35e-14);  // alone in its statistic: below 1e-12 absolute
-    s.set("z.sd", 9.89e-8);                // small but real: a BQ sd
+    s.set("kl.reconstruction", 2.35e-14); // alone in its statistic: below 1e-12 absolute
+    s.set("z.sd", 9.89e-8);               // small but real: a BQ sd
     s.set("big.mean_abs", 3e6);
-    s.set("small.mean_abs", 2e-6);         // 1e-12 × 3e6 = 3e-6 > 2e-6: noise beside 3e6
-    s.set("other.mean_abs", 4e-6);         // above it: kept
+    s.set("small.mean_abs", 2e-6); // 1e-12 × 3e6 = 3e-6 > 2e-6: noise beside 3e6
+    s.set("other.mean_abs", 4e-6); // above it: kept
     SummaryTable table;
     table.setSummary(s);
     QCOMPARE(table.valueText("prior.mean"), QString("0"));
@@ -336,8 +344,7 @@ void TestSummaryAndBrowser::setCurrentSelectsWithoutEmitting()
     QCOMPARE(activated.count(), 0);
     QCOMPARE(browser.current(), QString("bq-peaked"));
     QCOMPARE(browser.selectedItems().size(), 1);
-    QCOMPARE(browser.selectedItems().first()->data(0, Qt::UserRole).toString(),
-             QString("bq-peaked"));
+    QCOMPARE(browser.selectedItems().first()->data(0, Qt::UserRole).toString(), QString("bq-peaked"));
 
     browser.setCurrent("no-such-scenario");
     QCOMPARE(activated.count(), 0);

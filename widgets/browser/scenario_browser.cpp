@@ -5,7 +5,7 @@ namespace {
 
 constexpr int kIdRole = Qt::UserRole;
 
-}  // namespace
+} // namespace
 
 ScenarioBrowser::ScenarioBrowser(QWidget* parent) : QTreeWidget(parent)
 {
@@ -88,4 +88,4 @@ void ScenarioBrowser::onSelectionChanged()
     emit scenarioActivated(id);
 }
 
-}  // namespace evx
+} // namespace evx

@@ -36,4 +36,4 @@ private:
     bool m_silent = false;
 };
 
-}  // namespace evx
+} // namespace evx

@@ -16,8 +16,7 @@
 
 namespace evx {
 
-template <class Base>
-class CheckedSpinBox : public Base {
+template <class Base> class CheckedSpinBox : public Base {
 public:
     using TextHandler = std::function<void(const QString& cleanText)>;
 
@@ -37,7 +36,7 @@ protected:
         // Intermediate instead of Invalid: the keystroke stays visible, so the refusal on
         // commit can say what was wrong with it.
         return Base::validate(text, pos) == QValidator::Acceptable ? QValidator::Acceptable
-                                                                    : QValidator::Intermediate;
+                                                                   : QValidator::Intermediate;
     }
 
     void keyPressEvent(QKeyEvent* event) override
@@ -73,4 +72,4 @@ private:
 using CheckedDoubleSpinBox = CheckedSpinBox<QDoubleSpinBox>;
 using CheckedIntSpinBox = CheckedSpinBox<QSpinBox>;
 
-}  // namespace evx
+} // namespace evx

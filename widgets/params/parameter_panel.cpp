@@ -51,7 +51,7 @@ double valueAtTick(const ParameterSpec& s, int tick)
     if (n == 0 || tick <= 0)
         return s.minimum;
     if (tick >= n)
-        return s.maximum;  // exact, whatever pow() rounds to
+        return s.maximum; // exact, whatever pow() rounds to
     const double t = double(tick) / n;
     const double v = onLogScale(s) ? s.minimum * std::pow(s.maximum / s.minimum, t)
                                    : s.minimum + (s.maximum - s.minimum) * t;
@@ -97,7 +97,7 @@ int toInt(double v)
     return int(std::clamp(v, double(INT_MIN), double(INT_MAX)));
 }
 
-}  // namespace
+} // namespace
 
 ParameterPanel::ParameterPanel(QWidget* parent) : QWidget(parent)
 {
@@ -126,7 +126,7 @@ void ParameterPanel::setSchema(const ParameterSchema& schema, const ParameterVal
 {
     // Nothing the old form does while it goes (e.g. a last focus-out) may count as an edit.
     m_ignoreEdits = true;
-    setDragging(false);  // a slider deleted under the mouse is never released
+    setDragging(false); // a slider deleted under the mouse is never released
     delete m_form;
     m_form = nullptr;
     m_rows.clear();
@@ -152,8 +152,7 @@ void ParameterPanel::setSchema(const ParameterSchema& schema, const ParameterVal
     for (const auto& [name, value] : values) {
         const int index = rowIndex(QString::fromStdString(name));
         if (auto why = schema.check(name, value))
-            showRejection(index, QString::fromStdString(name), QString::fromStdString(*why),
-                          false);
+            showRejection(index, QString::fromStdString(name), QString::fromStdString(*why), false);
         else
             m_values[name] = value;
     }
@@ -169,8 +168,7 @@ void ParameterPanel::buildRow(int index)
     auto* grid = static_cast<QGridLayout*>(m_form->layout());
     const int gridRow = 2 * index;
 
-    row.label = new QLabel(QString::fromStdString(spec.label.empty() ? spec.name : spec.label),
-                           m_form);
+    row.label = new QLabel(QString::fromStdString(spec.label.empty() ? spec.name : spec.label), m_form);
     QString tip = QString::fromStdString(spec.tooltip);
     const QString range = rangeText(spec);
     if (!range.isEmpty())
@@ -185,7 +183,7 @@ void ParameterPanel::buildRow(int index)
         row.slider->setRange(0, n);
         row.slider->setPageStep(std::max(1, n / 10));
         if (spec.kind == ParameterKind::Integer && n < kFineTicks)
-            row.slider->setSingleStep(std::max(1, toInt(spec.step)));  // one tick is one value
+            row.slider->setSingleStep(std::max(1, toInt(spec.step))); // one tick is one value
         row.slider->setMinimumWidth(80);
         row.slider->setToolTip(tip);
         row.slider->setObjectName(row.name + ".slider");
@@ -206,7 +204,7 @@ void ParameterPanel::buildRow(int index)
     switch (spec.kind) {
     case ParameterKind::Real: {
         auto* spin = new CheckedDoubleSpinBox(m_form);
-        spin->setDecimals(spec.decimals);  // before the range, which is rounded to it
+        spin->setDecimals(spec.decimals); // before the range, which is rounded to it
         spin->setRange(spec.minimum, spec.maximum);
         spin->setSingleStep(spec.step);
         spin->setSuffix(suffix);
@@ -322,7 +320,7 @@ void ParameterPanel::setValues(const ParameterValues& values)
         const int index = rowIndex(qname);
         if (auto why = m_schema.check(name, value)) {
             if (!refused)
-                clearRejection();  // reasons from before this batch are stale
+                clearRejection(); // reasons from before this batch are stale
             refused = true;
             showRejection(index, qname, QString::fromStdString(*why));
             continue;
@@ -350,7 +348,7 @@ bool ParameterPanel::accept(int index, double value, const QWidget* source)
     const Row& row = m_rows[index];
     if (auto why = m_schema.check(row.spec.name, value)) {
         showRejection(index, row.name, QString::fromStdString(*why));
-        showValue(index, nullptr);  // put the editors back on the last accepted value
+        showValue(index, nullptr); // put the editors back on the last accepted value
         return false;
     }
     clearRejection();
@@ -381,7 +379,7 @@ void ParameterPanel::handleTypedText(int index, const QString& text)
         }
     }
     if (row.spec.kind == ParameterKind::Real && !m_schema.check(row.spec.name, value))
-        value = roundForDisplay(row.spec, value);  // as the spin box would have rounded it
+        value = roundForDisplay(row.spec, value); // as the spin box would have rounded it
     accept(index, value, nullptr);
 }
 
@@ -406,8 +404,7 @@ void ParameterPanel::showValue(int index, const QWidget* source)
         check->setChecked(value != 0);
 }
 
-void ParameterPanel::showRejection(int index, const QString& name, const QString& reason,
-                                   bool notify)
+void ParameterPanel::showRejection(int index, const QString& name, const QString& reason, bool notify)
 {
     m_rejection = reason;
     if (index >= 0) {
@@ -437,4 +434,4 @@ void ParameterPanel::setDragging(bool dragging)
     emit sliderHeld(dragging);
 }
 
-}  // namespace evx
+} // namespace evx

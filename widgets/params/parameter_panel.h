@@ -47,10 +47,10 @@ public:
     // The reason most recently shown, "" once a change has been accepted since.
     QString rejectionMessage() const { return m_rejection; }
 
-    QSlider* slider(const QString& name) const;  // nullptr for choice and boolean parameters
-    QWidget* editor(const QString& name) const;  // spin box, combo box or check box
+    QSlider* slider(const QString& name) const; // nullptr for choice and boolean parameters
+    QWidget* editor(const QString& name) const; // spin box, combo box or check box
     QLabel* rejectionLabel(const QString& name) const;
-    bool isDragging() const { return m_dragging; }  // a slider is held down
+    bool isDragging() const { return m_dragging; } // a slider is held down
 
     QSize minimumSizeHint() const override;
 
@@ -91,4 +91,4 @@ private:
     bool m_dragging = false;
 };
 
-}  // namespace evx
+} // namespace evx

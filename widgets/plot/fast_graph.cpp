@@ -8,7 +8,7 @@ namespace evx {
 
 namespace {
 
-constexpr double kTolerance = 0.25;  // pixels; invisible with antialiasing
+constexpr double kTolerance = 0.25; // pixels; invisible with antialiasing
 constexpr double kMaxDashes = 1e5;  // a 4K screen's diagonal holds about 400 dashes
 
 bool isGap(const QPointF& p)
@@ -18,7 +18,7 @@ bool isGap(const QPointF& p)
 
 const QPointF kGap(std::nan(""), std::nan(""));
 
-}  // namespace
+} // namespace
 
 QVector<QPointF> FastGraph::simplify(const QVector<QPointF>& points, double tolerance)
 {
@@ -152,4 +152,4 @@ void FastGraph::drawLinePlot(QCPPainter* painter, const QVector<QPointF>& lines)
     painter->setPen(pen);
 }
 
-}  // namespace evx
+} // namespace evx

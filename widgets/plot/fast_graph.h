@@ -26,4 +26,4 @@ protected:
     void drawLinePlot(QCPPainter* painter, const QVector<QPointF>& lines) const override;
 };
 
-}  // namespace evx
+} // namespace evx

@@ -9,17 +9,17 @@ namespace evx {
 namespace {
 
 constexpr std::array<QRgb, 7> kSeries = {
-    0xE69F00,  // orange
-    0x56B4E9,  // sky blue
-    0x009E73,  // bluish green
-    0x0072B2,  // blue
-    0xD55E00,  // vermillion
-    0xCC79A7,  // reddish purple
-    0xF0E442,  // yellow: last, poor contrast as a thin line on white
+    0xE69F00, // orange
+    0x56B4E9, // sky blue
+    0x009E73, // bluish green
+    0x0072B2, // blue
+    0xD55E00, // vermillion
+    0xCC79A7, // reddish purple
+    0xF0E442, // yellow: last, poor contrast as a thin line on white
 };
 constexpr int kYellow = 6;
 
-}  // namespace
+} // namespace
 
 int Palette::seriesColourCount()
 {
@@ -41,7 +41,9 @@ QColor Palette::referenceColour()
 int Palette::nextFreeColour(const std::vector<bool>& used)
 {
     const int n = seriesColourCount();
-    auto isUsed = [&](int i) { return i < static_cast<int>(used.size()) && used[static_cast<std::size_t>(i)]; };
+    auto isUsed = [&](int i) {
+        return i < static_cast<int>(used.size()) && used[static_cast<std::size_t>(i)];
+    };
     for (int i = 0; i < n; ++i) {
         if (i != kYellow && !isUsed(i))
             return i;
@@ -68,4 +70,4 @@ QCPColorGradient Palette::viridis()
     return gradient;
 }
 
-}  // namespace evx
+} // namespace evx

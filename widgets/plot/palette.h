@@ -33,4 +33,4 @@ public:
     static QCPColorGradient viridis();
 };
 
-}  // namespace evx
+} // namespace evx

@@ -17,7 +17,8 @@ namespace {
 
 bool drawable(const HeatMap& m)
 {
-    return m.nx > 0 && m.ny > 0 && m.values.size() == static_cast<std::size_t>(m.nx) * static_cast<std::size_t>(m.ny);
+    return m.nx > 0 && m.ny > 0 &&
+           m.values.size() == static_cast<std::size_t>(m.nx) * static_cast<std::size_t>(m.ny);
 }
 
 // Whether `b` can be drawn by updating the plottables built for `a` in place. Names, kinds,
@@ -47,23 +48,22 @@ bool sameStructure(const Figure& a, const Figure& b)
                 return false;
         }
         for (std::size_t j = 0; j < p.heatMaps.size(); ++j) {
-            if (p.heatMaps[j].name != q.heatMaps[j].name || drawable(p.heatMaps[j]) != drawable(q.heatMaps[j]))
+            if (p.heatMaps[j].name != q.heatMaps[j].name ||
+                drawable(p.heatMaps[j]) != drawable(q.heatMaps[j]))
                 return false;
         }
     }
     return true;
 }
 
-}  // namespace
+} // namespace
 
-PlotView::PlotView(QWidget* parent)
-    : QWidget(parent)
-    , m_plot(new QCustomPlot(this))
+PlotView::PlotView(QWidget* parent) : QWidget(parent), m_plot(new QCustomPlot(this))
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
-    setMinimumWidth(240);  // the height follows the figure's rows (minimumSizeHint)
+    setMinimumWidth(240); // the height follows the figure's rows (minimumSizeHint)
 
     m_plot->setAutoAddPlottableToLegend(false);
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
@@ -79,7 +79,8 @@ PlotView::PlotView(QWidget* parent)
 
     m_overlay = m_plot->layer(QStringLiteral("overlay"));
     if (!m_overlay) {
-        m_plot->addLayer(QStringLiteral("overlay"), m_plot->layer(QStringLiteral("legend")), QCustomPlot::limAbove);
+        m_plot->addLayer(QStringLiteral("overlay"), m_plot->layer(QStringLiteral("legend")),
+                         QCustomPlot::limAbove);
         m_overlay = m_plot->layer(QStringLiteral("overlay"));
     }
     m_overlay->setMode(QCPLayer::lmBuffered);
@@ -166,7 +167,10 @@ int PlotView::flowColumns() const
 {
     const double em = m_scale.fontPt * m_scale.unitsPerPt;
     const QSize view = m_plot->viewport().size();
-    return m_figure.plots.size() > 3 && (view.width() >= kTwoColumnEms * em || view.width() >= 0.8 * view.height()) ? 2 : 1;
+    return m_figure.plots.size() > 3 &&
+                   (view.width() >= kTwoColumnEms * em || view.width() >= 0.8 * view.height())
+               ? 2
+               : 1;
 }
 
 void PlotView::keepFlowColumns()
@@ -175,7 +179,7 @@ void PlotView::keepFlowColumns()
         captureLockedRanges();
         rebuild();
         applyLocksOrFit();
-        updateGeometry();  // another count of rows
+        updateGeometry(); // another count of rows
     }
 }
 
@@ -183,7 +187,7 @@ void PlotView::resizeEvent(QResizeEvent* event)
 {
     QWidget::resizeEvent(event);
     if (event->size().width() != event->oldSize().width())
-        updateGeometry();  // titles and legends wrap to other line counts
+        updateGeometry(); // titles and legends wrap to other line counts
 }
 
 QSize PlotView::minimumSizeHint() const
@@ -194,19 +198,19 @@ QSize PlotView::minimumSizeHint() const
         int rows = 0;
         for (const Plot& p : m_figure.plots)
             rows = std::max(rows, p.row + 1);
-        least = (rows * kLeastGridRowEms + 4) * em;  // 4: the bottom row's tick and axis labels
+        least = (rows * kLeastGridRowEms + 4) * em; // 4: the bottom row's tick and axis labels
     } else {
         const int count = static_cast<int>(m_figure.plots.size());
         const int columns = std::max(m_builtFlowColumns, 1);
-        const double cell = std::max(10.0, width() / double(columns) / em);  // in ems
+        const double cell = std::max(10.0, width() / double(columns) / em); // in ems
         std::vector<double> rows(std::size_t((count + columns - 1) / columns), 0.0);
         for (int i = 0; i < count; ++i) {
             const Plot& p = m_figure.plots[std::size_t(i)];
-            double height = kLeastFrameEms + 3.5;  // 3.5: x tick labels and axis label
+            double height = kLeastFrameEms + 3.5; // 3.5: x tick labels and axis label
             if (p.showTitle && !p.title.empty())
                 height += 1.3 * 1.2 * std::ceil(0.6 * 1.2 * double(p.title.size()) / cell);
             std::size_t entries = 0, longest = 0;
-            std::set<std::string> pins;  // a pin's ghosts share one entry
+            std::set<std::string> pins; // a pin's ghosts share one entry
             for (std::size_t j = 0; j < p.series.size(); ++j) {
                 const std::string& name = p.series[j].name;
                 if (!isGhost(i, int(j)) || pins.insert(name).second)
@@ -250,7 +254,7 @@ void PlotView::setFigure(const Figure& figure)
 {
     // A figure like the last one (the usual case while a parameter moves or a run streams
     // progress) only updates data: a pan in progress, the hover read-out and the legend stay.
-    syncHiddenViewport();  // legends are placed for the size the view will have
+    syncHiddenViewport(); // legends are placed for the size the view will have
     m_source = figure;
     Figure drawn = withPins(figure);
     const bool reuse = !m_plots.empty() && sameStructure(m_figure, drawn);
@@ -266,7 +270,7 @@ void PlotView::setFigure(const Figure& figure)
     m_newFigurePending = true;
     m_plot->replot(QCustomPlot::rpQueuedReplot);
     if (!reuse)
-        updateGeometry();  // another count of rows
+        updateGeometry(); // another count of rows
 }
 
 void PlotView::rebuild()
@@ -294,7 +298,7 @@ void PlotView::rebuild()
         rows = std::max(rows, cellOf(i).first + 1);
         columns = std::max(columns, cellOf(i).second + 1);
     }
-    std::vector<QCPMarginGroup*> columnGroups, rowGroups;  // align the axes of a column / a row
+    std::vector<QCPMarginGroup*> columnGroups, rowGroups; // align the axes of a column / a row
     for (int c = 0; c < columns; ++c)
         columnGroups.push_back(new QCPMarginGroup(m_plot));
     if (explicitGrid)
@@ -351,7 +355,7 @@ bool PlotView::updateData()
         for (QCPAbstractItem* item : items.markerItems)
             m_plot->removeItem(item);
         items.markerItems.clear();
-        addMarkers(index);  // names may carry values ("g = 9.81")
+        addMarkers(index); // names may carry values ("g = 9.81")
     }
     return true;
 }
@@ -360,7 +364,7 @@ void PlotView::clearPlot()
 {
     m_hoverPlot = -1;
     for (QCPLegend* legend : legends())
-        legend->clearItems();  // while the plottables they point to still exist
+        legend->clearItems(); // while the plottables they point to still exist
     m_sharedLegend = nullptr;
     m_plot->clearItems();
     m_hoverLine = nullptr;
@@ -377,4 +381,4 @@ void PlotView::clearPlot()
     m_plots.clear();
 }
 
-}  // namespace evx
+} // namespace evx

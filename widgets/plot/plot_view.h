@@ -58,14 +58,14 @@ public:
     // Draws `figure` (updating the plottables in place when only data changed) and queues a
     // replot; rendered() follows it.
     void setFigure(const evx::Figure& figure);
-    const evx::Figure& figure() const { return m_source; }  // as given: without pinned curves
+    const evx::Figure& figure() const { return m_source; } // as given: without pinned curves
     QCustomPlot* customPlot() const { return m_plot; }
 
-    double lastRenderMs() const { return m_lastRenderMs; }  // wall time of the last full replot
-    void renderNow();                                        // synchronous replot
+    double lastRenderMs() const { return m_lastRenderMs; } // wall time of the last full replot
+    void renderNow();                                      // synchronous replot
 
-    void resetView();                   // fit every plot to its data, drop all zoom locks
-    void resetPlotView(int plotIndex);  // the same for one plot
+    void resetView();                  // fit every plot to its data, drop all zoom locks
+    void resetPlotView(int plotIndex); // the same for one plot
     bool isUserZoomed(int plotIndex) const;
     // Lock a plot's current ranges, as a pan or wheel zoom with the mouse does.
     void markUserZoomed(int plotIndex);
@@ -95,8 +95,8 @@ public:
 
     // Exports render offscreen; the widget on screen is unchanged. Hover read-outs are never
     // exported, nor legend entries of hidden series.
-    QImage toImage(int width, int height);  // at the screen's sizes, e.g. for the clipboard
-    enum class ImageFormat { Png, Pdf, Svg };  // PDF and SVG are vector
+    QImage toImage(int width, int height);    // at the screen's sizes, e.g. for the clipboard
+    enum class ImageFormat { Png, Pdf, Svg }; // PDF and SVG are vector
     // The bytes of an image file of the figure; empty if rendering failed.
     QByteArray encode(ImageFormat format, const PrintSize& size);
     // Pixels at 96 per inch with the screen's text size.
@@ -113,7 +113,7 @@ public:
     // PDF and SVG): the page, and every title, axis label, tick label and legend, for tests
     // that nothing leaves the page or overlaps.
     struct TextBox {
-        QString what;  // e.g. "plot 2 x tick 0.5", "legend 0"
+        QString what; // e.g. "plot 2 x tick 0.5", "legend 0"
         QRectF rect;
     };
     std::vector<TextBox> exportLayout(ImageFormat format, const PrintSize& size);
@@ -122,7 +122,7 @@ public:
     QStringList hiddenSeries() const;
     void setHiddenSeries(const QStringList& keys);
     void setSeriesVisible(int plotIndex, const QString& seriesName, bool visible);
-    bool isSeriesVisible(int plotIndex, const QString& seriesName) const;  // false if no such plot
+    bool isSeriesVisible(int plotIndex, const QString& seriesName) const; // false if no such plot
 
     // Pins ("before and after", plot_view_pins.cpp): the curves of earlier figures drawn as
     // faint ghosts under the current one. A pin's line, step and scatter series join the
@@ -137,10 +137,10 @@ public:
     };
     static constexpr int kGhostAlpha = 110;
     static constexpr double kGhostWidth = 0.6;
-    void setPins(std::vector<Pin> pins);  // redraws the current figure with them
+    void setPins(std::vector<Pin> pins); // redraws the current figure with them
     const std::vector<Pin>& pins() const { return m_pins; }
-    void setPinLabels(const QStringList& labels);  // one per pin; redraws only if one changed
-    int ghostCount(int plotIndex) const;  // ghost plottables drawn in a plot
+    void setPinLabels(const QStringList& labels); // one per pin; redraws only if one changed
+    int ghostCount(int plotIndex) const;          // ghost plottables drawn in a plot
     // What a pin keeps of a figure: its line, step and scatter series by plot (title and axes),
     // each with the palette index it is drawn in (an automatic colour resolved as drawn).
     static evx::Figure pinnedCurves(const evx::Figure& figure);
@@ -149,8 +149,8 @@ public:
     QCPAxisRect* axisRect(int plotIndex) const;
 
 signals:
-    void rendered();                                       // a replot of a new figure completed
-    void pointClicked(int plotIndex, double x, double y);  // left click (no drag) in a plot
+    void rendered();                                      // a replot of a new figure completed
+    void pointClicked(int plotIndex, double x, double y); // left click (no drag) in a plot
 
 private:
     // Layout units per point and the base font size they are drawn with.
@@ -164,24 +164,24 @@ private:
     struct Entry {
         QString name;
         bool isBand = false;
-        int source = 0;  // index into Plot::series or Plot::bands
+        int source = 0; // index into Plot::series or Plot::bands
         QColor colour;
-        std::vector<QCPAbstractPlottable*> plottables;  // the first one carries the legend item
-        std::vector<QPen> pens;                         // their styles while visible
+        std::vector<QCPAbstractPlottable*> plottables; // the first one carries the legend item
+        std::vector<QPen> pens;                        // their styles while visible
         std::vector<QBrush> brushes;
         QCPAbstractLegendItem* legendItem = nullptr;
         bool sortedX = true;
-        bool ghost = false;  // a pinned figure's curve
+        bool ghost = false; // a pinned figure's curve
     };
     struct PlotItems {
         QCPAxisRect* rect = nullptr;
         QCPLegend* legend = nullptr;
         QCPLayoutGrid* cell = nullptr;
-        int rectRow = 0;  // the axis rect's row in the cell (1 under a title)
-        bool xShared = false, yShared = false;  // tick labels left to a neighbour (corner plots)
-        bool bareDensity = false;  // a corner plot's diagonal without a y label: no y tick labels
+        int rectRow = 0;                       // the axis rect's row in the cell (1 under a title)
+        bool xShared = false, yShared = false; // tick labels left to a neighbour (corner plots)
+        bool bareDensity = false;              // a corner plot's diagonal without a y label: no y tick labels
         std::vector<Entry> entries;
-        std::vector<QCPColorMap*> maps;  // by Plot::heatMaps index; nullptr if not drawable
+        std::vector<QCPColorMap*> maps; // by Plot::heatMaps index; nullptr if not drawable
         std::vector<QCPAbstractItem*> markerItems;
     };
     struct HeldRange {
@@ -196,15 +196,15 @@ private:
         bool valid = false;
         bool below = false;
         Qt::Alignment alignment;
-        double keep = 1;  // share of the y span left to the data under headroom (1: none)
+        double keep = 1; // share of the y span left to the data under headroom (1: none)
         int entries = 0;
         int wrap = 0;
-        int fillOrder = 0;  // QCPLayoutGrid::FillOrder
+        int fillOrder = 0; // QCPLayoutGrid::FillOrder
     };
     struct ViewLock {
         bool locked = false;
         double xLower = 0, xUpper = 1, yLower = 0, yUpper = 1;
-        std::string xLabel, yLabel;  // a lock only applies to a plot with the same axes
+        std::string xLabel, yLabel; // a lock only applies to a plot with the same axes
         bool logY = false;
     };
 
@@ -214,28 +214,31 @@ private:
     // plot_view.cpp: rebuild or update in place
     void syncHiddenViewport();
     void rebuild();
-    bool updateData();  // false if the plottables no longer fit the data
+    bool updateData(); // false if the plottables no longer fit the data
     void clearPlot();
-    QString keyFor(int plotIndex, const QString& name) const;  // shared-legend plots share keys
-    bool hasExplicitGrid() const;  // every plot names its grid cell
+    QString keyFor(int plotIndex, const QString& name) const; // shared-legend plots share keys
+    bool hasExplicitGrid() const;                             // every plot names its grid cell
     // Plots that name no cell flow into two columns beyond three plots, if a column can be
     // kTwoColumnEms / 2 ems wide or the view is not much taller than wide (a screen); else one
     // (a journal column).
     static constexpr double kTwoColumnEms = 64;
     int flowColumns() const;
-    void keepFlowColumns();  // rebuilds if the viewport now wants another count
+    void keepFlowColumns(); // rebuilds if the viewport now wants another count
     std::vector<QCPLegend*> legends() const;
 
     // plot_view_scale.cpp: sizes from the scale, ticks from the room, export layouts
     Scale screenScale() const;
-    double len(double screenPixels) const;  // a length tuned at 9 pt on a 96 dpi screen, scaled
+    double len(double screenPixels) const; // a length tuned at 9 pt on a 96 dpi screen, scaled
     int ilen(double screenPixels) const;
     QFont textFont(double relativeSize, bool bold = false) const;
     void styleAxis(QCPAxis* axis) const;
-    void layOut();     // the layout QCustomPlot would compute for a replot now
+    void layOut(); // the layout QCustomPlot would compute for a replot now
     bool fitToRoom();
-    bool coversCurve(int plotIndex, const QRectF& box) const;  // a visible curve passes through box (pixels)  // tick counts and wrapped labels for the room the layout gave; true if any changed
-    void layOutForSize(); // legends, ranges, ticks and labels settled at the viewport's size
+    bool
+    coversCurve(int plotIndex,
+                const QRectF& box) const; // a visible curve passes through box (pixels)  // tick counts and
+                                          // wrapped labels for the room the layout gave; true if any changed
+    void layOutForSize();                 // legends, ranges, ticks and labels settled at the viewport's size
     bool equaliseGridCells();
     QSizeF labelRoom(std::size_t index) const;
     double columnRoom(const PlotItems& items) const;
@@ -257,16 +260,16 @@ private:
 
     // plot_view_state.cpp: ranges, zoom lock, visibility
     void fitToData(int index);
-    void placeLegend(int index);  // plot_view_legend.cpp
+    void placeLegend(int index); // plot_view_legend.cpp
     void setLegendBelow(int index, bool below);
-    void fitLegendBelow(int index, double width);  // as many columns as the width holds
-    void shareGridAxes();  // corner plots: a column shares x, a row shares y
+    void fitLegendBelow(int index, double width); // as many columns as the width holds
+    void shareGridAxes();                         // corner plots: a column shares x, a row shares y
     void captureLockedRanges();
     void captureHeldRanges();
-    void holdRanges(int index);  // merges the fitted ranges into the held ones
-    bool reapplyLegend(int index);  // the held legend choice; false if there is none
+    void holdRanges(int index);    // merges the fitted ranges into the held ones
+    bool reapplyLegend(int index); // the held legend choice; false if there is none
     void recordLegend(int index, double keep);
-    double chooseLegendPlace(int index);  // plot_view_legend.cpp; returns the headroom's keep
+    double chooseLegendPlace(int index); // plot_view_legend.cpp; returns the headroom's keep
     void applyLocksOrFit();
     // Plot::equalAspect: one unit as long along x as along y, up to kAspectTolerance, by widening
     // one axis; true if it changed a range.
@@ -275,7 +278,7 @@ private:
     void applyVisibility(int index, Entry& entry);
 
     // plot_view_pins.cpp
-    Figure withPins(const Figure& figure);  // sets m_ghostFrom
+    Figure withPins(const Figure& figure); // sets m_ghostFrom
     bool isGhost(int plotIndex, int seriesIndex) const;
     void styleGhost(Entry& entry);
 
@@ -299,36 +302,36 @@ private:
     void hideHover();
 
     QCustomPlot* m_plot = nullptr;
-    evx::Figure m_figure;  // what is drawn: m_source and the pins' ghosts
+    evx::Figure m_figure; // what is drawn: m_source and the pins' ghosts
     evx::Figure m_source;
     std::vector<Pin> m_pins;
-    std::vector<std::size_t> m_ghostFrom;  // by plot: index of its first ghost series
-    QCPLayer* m_ghostLayer = nullptr;      // under the current figure's plottables
+    std::vector<std::size_t> m_ghostFrom; // by plot: index of its first ghost series
+    QCPLayer* m_ghostLayer = nullptr;     // under the current figure's plottables
     std::vector<PlotItems> m_plots;
-    std::vector<ViewLock> m_locks;  // by plot index
-    std::vector<HeldRange> m_held;  // by plot index, while m_hold
-    std::vector<LegendChoice> m_legendChoices;  // by plot index
+    std::vector<ViewLock> m_locks;             // by plot index
+    std::vector<HeldRange> m_held;             // by plot index, while m_hold
+    std::vector<LegendChoice> m_legendChoices; // by plot index
     bool m_hold = false;
     std::vector<QCPMarginGroup*> m_marginGroups;
     std::vector<QCPBarsGroup*> m_barsGroups;
-    QCPLegend* m_sharedLegend = nullptr;  // for LegendPlace::Shared plots; owned by its layout
+    QCPLegend* m_sharedLegend = nullptr; // for LegendPlace::Shared plots; owned by its layout
     QSet<QString> m_hidden;
 
-    QCPLayer* m_overlay = nullptr;  // buffered layer: hover items replot alone
+    QCPLayer* m_overlay = nullptr; // buffered layer: hover items replot alone
     QCPItemStraightLine* m_hoverLine = nullptr;
     QCPItemText* m_hoverText = nullptr;
     std::vector<QCPItemTracer*> m_hoverTracers;
-    int m_hoverPlot = -1;  // plot the read-out is shown in, or -1
+    int m_hoverPlot = -1; // plot the read-out is shown in, or -1
     QPointF m_hoverPos;
 
-    int m_pressPlot = -1;  // left press inside a plot that may become a click or a drag
+    int m_pressPlot = -1; // left press inside a plot that may become a click or a drag
     QPointF m_pressPos;
     bool m_dragged = false;
 
     Scale m_scale;
     double m_fontScale = 1;
     bool m_tickRefitQueued = false;
-    QSize m_placedFor;  // viewport size the legends were last placed for
+    QSize m_placedFor; // viewport size the legends were last placed for
     int m_builtFlowColumns = 1;
 
     QElapsedTimer m_replotTimer;
@@ -336,4 +339,4 @@ private:
     bool m_newFigurePending = false;
 };
 
-}  // namespace evx
+} // namespace evx

@@ -19,7 +19,7 @@ namespace {
 
 constexpr double kLineWidth = 2.0;
 constexpr int kBandFillAlpha = 60;
-constexpr double kBandEdgeLighten = 0.35;  // towards white
+constexpr double kBandEdgeLighten = 0.35; // towards white
 
 QVector<double> toQVector(const std::vector<double>& v, std::size_t n)
 {
@@ -39,7 +39,7 @@ double barSpacing(QVector<double> keys)
     return std::isfinite(gap) ? gap : 1.0;
 }
 
-}  // namespace
+} // namespace
 
 void PlotView::buildPlot(int index, QCPLayoutGrid* cell, int rectRow)
 {
@@ -55,7 +55,7 @@ void PlotView::buildPlot(int index, QCPLayoutGrid* cell, int rectRow)
         QSharedPointer<QCPAxisTickerLog> ticker(new QCPAxisTickerLog);
         yAxis->setScaleType(QCPAxis::stLogarithmic);
         yAxis->setTicker(ticker);
-        yAxis->setNumberFormat(QStringLiteral("eb"));  // 10^n in superscript
+        yAxis->setNumberFormat(QStringLiteral("eb")); // 10^n in superscript
         yAxis->setNumberPrecision(0);
     }
     // Counts tick at integers: steps of 1, 2, 5, 10, … (a multiple of one), no sub-ticks.
@@ -72,7 +72,7 @@ void PlotView::buildPlot(int index, QCPLayoutGrid* cell, int rectRow)
         tickIntegers(xAxis);
     if (integerY)
         tickIntegers(yAxis);
-    rect->setupFullAxesBox(true);  // a closed frame; top and right follow bottom and left
+    rect->setupFullAxesBox(true); // a closed frame; top and right follow bottom and left
     // Shared tickers: the frame's ticks stay opposite the labelled ones when the count of
     // ticks adapts to the room (fitToRoom).
     rect->axis(QCPAxis::atTop)->setTicker(xAxis->ticker());
@@ -90,7 +90,7 @@ void PlotView::buildPlot(int index, QCPLayoutGrid* cell, int rectRow)
     rect->insetLayout()->setMargins(QMargins(ilen(8), ilen(8), ilen(8), ilen(8)));
     // Room for the halves of the outermost tick labels, which reach past the frame's corners.
     rect->setMinimumMargins(QMargins(0, ilen(7), ilen(14), 0));
-    rect->setMinimumSize(ilen(60), ilen(45));  // a frame never shrinks below its labels' length
+    rect->setMinimumSize(ilen(60), ilen(45)); // a frame never shrinks below its labels' length
 
     // Colours: explicit indices first, then -1 takes the next free one (series before bands).
     std::vector<bool> used(static_cast<std::size_t>(Palette::seriesColourCount()), false);
@@ -99,7 +99,7 @@ void PlotView::buildPlot(int index, QCPLayoutGrid* cell, int rectRow)
             used[static_cast<std::size_t>(c % Palette::seriesColourCount())] = true;
     };
     for (std::size_t j = 0; j < plot.series.size(); ++j)
-        if (!isGhost(index, int(j)))  // a ghost's colour is its own, not one taken from the current
+        if (!isGhost(index, int(j))) // a ghost's colour is its own, not one taken from the current
             mark(plot.series[j].colour);
     for (const Band& b : plot.bands)
         mark(b.colour);
@@ -142,7 +142,8 @@ void PlotView::buildPlot(int index, QCPLayoutGrid* cell, int rectRow)
     }
     for (int pass = 0; pass < 2; ++pass) {
         for (Entry& e : items.entries) {
-            const bool isBar = !e.isBand && plot.series[static_cast<std::size_t>(e.source)].kind == SeriesKind::Bar;
+            const bool isBar =
+                !e.isBand && plot.series[static_cast<std::size_t>(e.source)].kind == SeriesKind::Bar;
             if (!e.isBand && isBar == (pass == 0))
                 addSeries(index, e);
         }
@@ -150,10 +151,10 @@ void PlotView::buildPlot(int index, QCPLayoutGrid* cell, int rectRow)
     addMarkers(index);
 
     if (plot.legend != LegendPlace::Inside)
-        return;  // buildSharedLegend lists it
+        return; // buildSharedLegend lists it
     QCPLegend* legend = newLegend(rect->insetLayout(), Qt::AlignTop | Qt::AlignRight);
     items.legend = legend;
-    QSet<QString> pinsListed;  // a pin's curves share one entry
+    QSet<QString> pinsListed; // a pin's curves share one entry
     for (Entry& e : items.entries) {
         if (!e.ghost || !pinsListed.contains(e.name)) {
             if (e.ghost)
@@ -168,7 +169,7 @@ void PlotView::buildPlot(int index, QCPLayoutGrid* cell, int rectRow)
 QCPLegend* PlotView::newLegend(QCPLayoutInset* inset, Qt::Alignment alignment)
 {
     auto* legend = new QCPLegend;
-    inset->addElement(legend, alignment);  // gives it its QCustomPlot, which setLayer needs
+    inset->addElement(legend, alignment); // gives it its QCustomPlot, which setLayer needs
     legend->setLayer(QStringLiteral("legend"));
     legend->setBrush(QColor(255, 255, 255, 210));
     legend->setBorderPen(QPen(QColor(0, 0, 0, 70), len(1)));
@@ -186,7 +187,8 @@ void PlotView::addLegendItem(QCPLegend* legend, Entry& entry)
 {
     entry.plottables.front()->addToLegend(legend);
     entry.legendItem = legend->itemWithPlottable(entry.plottables.front());
-    entry.legendItem->setMargins(QMargins(0, ilen(1), 0, ilen(2)));  // items clip to their rect: room for descenders
+    entry.legendItem->setMargins(
+        QMargins(0, ilen(1), 0, ilen(2))); // items clip to their rect: room for descenders
 }
 
 void PlotView::buildSharedLegend(bool explicitGrid)
@@ -212,7 +214,7 @@ void PlotView::buildSharedLegend(bool explicitGrid)
     if (!legend) {
         PlotItems& first = m_plots[static_cast<std::size_t>(shared.front())];
         legend = newLegend(first.rect->insetLayout(), Qt::AlignTop | Qt::AlignRight);
-        first.legend = legend;  // placeLegend moves it to the freest corner of this plot
+        first.legend = legend; // placeLegend moves it to the freest corner of this plot
     }
     m_sharedLegend = legend;
     QSet<QString> listed;
@@ -242,7 +244,7 @@ void PlotView::addSeries(int index, Entry& entry)
     const double width = len(s.emphasis > 0 ? 2 * kLineWidth : kLineWidth);
     QPen pen(colour, width, s.dashed ? Qt::DashLine : Qt::SolidLine);
     if (s.dashed)
-        pen.setCapStyle(Qt::FlatCap);  // 8 px dashes, 4 px gaps; FastGraph matches this on screen
+        pen.setCapStyle(Qt::FlatCap); // 8 px dashes, 4 px gaps; FastGraph matches this on screen
     QCPAbstractPlottable* plottable = nullptr;
 
     if (s.kind == SeriesKind::Bar) {
@@ -277,8 +279,8 @@ void PlotView::addSeries(int index, Entry& entry)
             graph->setLineStyle(QCPGraph::lsNone);
             QColor fill = entry.colour;
             fill.setAlpha(200);
-            graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(entry.colour.darker(115), len(1)),
-                                                   fill, len(7)));
+            graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle,
+                                                   QPen(entry.colour.darker(115), len(1)), fill, len(7)));
         }
         plottable = graph;
     }
@@ -288,7 +290,7 @@ void PlotView::addSeries(int index, Entry& entry)
     entry.brushes = {plottable->brush()};
     setSeriesData(index, entry);
     if (entry.ghost)
-        styleGhost(entry);  // after the data: a pin's legend key is the ghost without any
+        styleGhost(entry); // after the data: a pin's legend key is the ghost without any
 }
 
 bool PlotView::setSeriesData(int index, Entry& entry)
@@ -308,11 +310,11 @@ bool PlotView::setSeriesData(int index, Entry& entry)
         bars->setWidth(0.8 * barSpacing(keys) / static_cast<double>(std::max<std::ptrdiff_t>(1, barSeries)));
     } else if (auto* curve = qobject_cast<QCPCurve*>(p)) {
         if (entry.sortedX)
-            return false;  // now a function of x: wants a graph
+            return false; // now a function of x: wants a graph
         curve->setData(keys, values);
     } else if (auto* graph = qobject_cast<QCPGraph*>(p)) {
         if (!entry.sortedX && s.kind == SeriesKind::Line)
-            return false;  // now parametric: wants a curve
+            return false; // now parametric: wants a curve
         graph->setData(keys, values, entry.sortedX);
     }
     return true;
@@ -323,8 +325,9 @@ void PlotView::addBand(int index, Entry& entry)
     QCPAxisRect* rect = m_plots[static_cast<std::size_t>(index)].rect;
     // Opaque, lightened edge: a translucent one darkens where segment caps overlap.
     const double t = kBandEdgeLighten;
-    const QColor edge = QColor::fromRgbF(entry.colour.redF() * (1 - t) + t, entry.colour.greenF() * (1 - t) + t,
-                                         entry.colour.blueF() * (1 - t) + t);
+    const QColor edge =
+        QColor::fromRgbF(entry.colour.redF() * (1 - t) + t, entry.colour.greenF() * (1 - t) + t,
+                         entry.colour.blueF() * (1 - t) + t);
     QColor fill = entry.colour;
     fill.setAlpha(kBandFillAlpha);
 
@@ -344,7 +347,8 @@ void PlotView::addBand(int index, Entry& entry)
 
 bool PlotView::setBandData(int index, Entry& entry)
 {
-    const Band& b = m_figure.plots[static_cast<std::size_t>(index)].bands[static_cast<std::size_t>(entry.source)];
+    const Band& b =
+        m_figure.plots[static_cast<std::size_t>(index)].bands[static_cast<std::size_t>(entry.source)];
     const std::size_t n = std::min({b.x.size(), b.lower.size(), b.upper.size()});
     const QVector<double> keys = toQVector(b.x, n);
     entry.sortedX = std::is_sorted(keys.begin(), keys.end());
@@ -364,7 +368,7 @@ QCPColorMap* PlotView::addHeatMap(int index, const HeatMap& map, QCPLayoutGrid* 
     QCPAxisRect* rect = m_plots[static_cast<std::size_t>(index)].rect;
     auto* colourMap = new QCPColorMap(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
     colourMap->setName(QString::fromStdString(map.name));
-    colourMap->setInterpolate(false);  // show the grid the values were computed on
+    colourMap->setInterpolate(false); // show the grid the values were computed on
 
     auto* scale = new QCPColorScale(m_plot);
     cell->addElement(row, column, scale);
@@ -376,7 +380,7 @@ QCPColorMap* PlotView::addHeatMap(int index, const HeatMap& map, QCPLayoutGrid* 
     styleAxis(scale->axis());
     colourMap->setColorScale(scale);
     colourMap->setGradient(Palette::viridis());
-    auto* group = new QCPMarginGroup(m_plot);  // colour bar as tall as the axis rect
+    auto* group = new QCPMarginGroup(m_plot); // colour bar as tall as the axis rect
     rect->setMarginGroup(QCP::msTop | QCP::msBottom, group);
     scale->setMarginGroup(QCP::msTop | QCP::msBottom, group);
     m_marginGroups.push_back(group);
@@ -429,7 +433,7 @@ void PlotView::addMarkers(int index)
             p->setAxes(xAxis, yAxis);
             p->setAxisRect(rect);
             p->setTypeX(QCPItemPosition::ptPlotCoords);
-            p->setTypeY(QCPItemPosition::ptAxisRectRatio);  // also right on a log axis
+            p->setTypeY(QCPItemPosition::ptAxisRectRatio); // also right on a log axis
         }
         line->point1->setCoords(m.x, 0.0);
         line->point2->setCoords(m.x, 1.0);
@@ -458,4 +462,4 @@ void PlotView::addMarkers(int index)
     }
 }
 
-}  // namespace evx
+} // namespace evx

@@ -5,8 +5,8 @@
 #include <qcustomplot.h>
 
 #include <QBuffer>
-#include <QRegularExpression>
 #include <QPdfWriter>
+#include <QRegularExpression>
 #include <QSvgGenerator>
 #include <cmath>
 #include <memory>
@@ -57,7 +57,7 @@ void setExactSvgSize(QByteArray& svg, double widthMm, double heightMm)
                         .toUtf8());
 }
 
-}  // namespace
+} // namespace
 
 // While alive, the plot is laid out as the export shows it: at the export's sizes (fonts,
 // lines, margins from its font size and resolution), on its canvas, with no hover read-out
@@ -66,12 +66,10 @@ void setExactSvgSize(QByteArray& svg, double widthMm, double heightMm)
 class PlotView::ExportScope {
 public:
     ExportScope(PlotView& view, const Scale& scale, QSize canvas)
-        : m_view(view)
-        , m_overlayVisible(view.m_overlay->visible())
-        , m_scale(view.m_scale)
-        , m_viewport(view.m_plot->viewport())
+        : m_view(view), m_overlayVisible(view.m_overlay->visible()), m_scale(view.m_scale),
+          m_viewport(view.m_plot->viewport())
     {
-        m_view.captureLockedRanges();  // a pan since the last figure stays in the export
+        m_view.captureLockedRanges(); // a pan since the last figure stays in the export
         m_view.m_plot->setViewport(QRect(QPoint(0, 0), canvas));
         m_view.setScale(scale);
         m_view.keepFlowColumns();
@@ -79,7 +77,7 @@ public:
         for (QCPLegend* legend : m_view.legends()) {
             Saved saved{legend, {}, legend->visible()};
             for (int i = 0; i < legend->itemCount(); ++i)
-                if (QCPAbstractLegendItem* item = legend->item(i))  // a wrapped legend has empty cells
+                if (QCPAbstractLegendItem* item = legend->item(i)) // a wrapped legend has empty cells
                     saved.items.push_back(item);
             m_saved.push_back(std::move(saved));
         }
@@ -89,7 +87,7 @@ public:
                     continue;
                 QCPLegend* legend = e.legendItem->parentLegend();
                 legend->take(e.legendItem);
-                e.legendItem->setVisible(false);  // a taken layerable would still be drawn
+                e.legendItem->setVisible(false); // a taken layerable would still be drawn
                 legend->simplify();
                 legend->setVisible(legend->itemCount() > 0 && legend->visible());
             }
@@ -159,10 +157,11 @@ QByteArray PlotView::encode(ImageFormat format, int width, int height)
 
 std::vector<PlotView::TextBox> PlotView::exportLayout(ImageFormat format, const PrintSize& size)
 {
-    const double unitsPerPt = format == ImageFormat::Png ? size.dpi / PrintSize::kPointsPerInch : kVectorUnitsPerPt;
-    const QSize canvas = format == ImageFormat::Png
-                             ? size.pixels()
-                             : QSize(int(std::lround(size.widthPt() * unitsPerPt)), int(std::lround(size.heightPt() * unitsPerPt)));
+    const double unitsPerPt =
+        format == ImageFormat::Png ? size.dpi / PrintSize::kPointsPerInch : kVectorUnitsPerPt;
+    const QSize canvas = format == ImageFormat::Png ? size.pixels()
+                                                    : QSize(int(std::lround(size.widthPt() * unitsPerPt)),
+                                                            int(std::lround(size.heightPt() * unitsPerPt)));
     if (canvas.isEmpty())
         return {};
     ExportScope scope(*this, Scale{size.fontPt, unitsPerPt}, canvas);
@@ -200,7 +199,7 @@ QByteArray PlotView::encode(ImageFormat format, const PrintSize& size)
     ExportScope scope(*this, Scale{size.fontPt, unitsPerPt}, canvas);
     QCPPainter painter;
     std::unique_ptr<QPaintDevice> device;
-    double shiftY = 0;  // device units that put the canvas's top at the top of the exact page
+    double shiftY = 0; // device units that put the canvas's top at the top of the exact page
     if (format == ImageFormat::Svg) {
         auto generator = std::make_unique<QSvgGenerator>();
         generator->setOutputDevice(&buffer);
@@ -213,8 +212,8 @@ QByteArray PlotView::encode(ImageFormat format, const PrintSize& size)
         auto writer = std::make_unique<QPdfWriter>(&buffer);
         writer->setCreator(QStringLiteral("Evidence Explorer"));
         writer->setResolution(int(std::lround(PrintSize::kPointsPerInch * unitsPerPt)));
-        writer->setPageLayout(QPageLayout(QPageSize(QSizeF(size.widthMm, size.heightMm), QPageSize::Millimeter,
-                                                    QString(), QPageSize::ExactMatch),
+        writer->setPageLayout(QPageLayout(QPageSize(QSizeF(size.widthMm, size.heightMm),
+                                                    QPageSize::Millimeter, QString(), QPageSize::ExactMatch),
                                           QPageLayout::Portrait, QMarginsF(0, 0, 0, 0)));
         // Qt flips y about the page height in whole points; the exact page is taller or
         // shorter by a fraction of a point, which setExactMediaBox adds at the top.
@@ -231,7 +230,7 @@ QByteArray PlotView::encode(ImageFormat format, const PrintSize& size)
     m_plot->toPainter(&painter, canvas.width(), canvas.height());
     if (!painter.end())
         return {};
-    device.reset();  // a PDF is finished when its writer goes
+    device.reset(); // a PDF is finished when its writer goes
     if (format == ImageFormat::Pdf && !setExactMediaBox(bytes, size.widthPt(), size.heightPt()))
         return {};
     if (format == ImageFormat::Svg)
@@ -239,4 +238,4 @@ QByteArray PlotView::encode(ImageFormat format, const PrintSize& size)
     return bytes;
 }
 
-}  // namespace evx
+} // namespace evx

@@ -32,7 +32,7 @@ QCPRange merged(const QCPRange& held, const QCPRange& fitted, bool log)
     return QCPRange(from(lo), from(hi));
 }
 
-}  // namespace
+} // namespace
 
 void PlotView::setHoldRanges(bool hold)
 {
@@ -41,7 +41,7 @@ void PlotView::setHoldRanges(bool hold)
     m_hold = hold;
     m_held.clear();
     if (!hold && !m_plots.empty()) {
-        applyLocksOrFit();  // and the legends find their corners for the data as they are now
+        applyLocksOrFit(); // and the legends find their corners for the data as they are now
         m_plot->replot(QCustomPlot::rpQueuedReplot);
     }
 }
@@ -55,7 +55,8 @@ void PlotView::captureHeldRanges()
         const Plot& plot = m_figure.plots[i];
         const QCPRange xr = m_plots[i].rect->axis(QCPAxis::atBottom)->range();
         const QCPRange yr = m_plots[i].rect->axis(QCPAxis::atLeft)->range();
-        m_held[i] = HeldRange{true, xr.lower, xr.upper, yr.lower, yr.upper, plot.xLabel, plot.yLabel, plot.logY};
+        m_held[i] =
+            HeldRange{true, xr.lower, xr.upper, yr.lower, yr.upper, plot.xLabel, plot.yLabel, plot.logY};
     }
 }
 
@@ -67,7 +68,7 @@ void PlotView::holdRanges(int index)
     const HeldRange& held = m_held[i];
     const Plot& plot = m_figure.plots[i];
     if (held.xLabel != plot.xLabel || held.yLabel != plot.yLabel || held.logY != plot.logY)
-        return;  // another plot now sits at this index: it fits its own data
+        return; // another plot now sits at this index: it fits its own data
     QCPAxis* xAxis = m_plots[i].rect->axis(QCPAxis::atBottom);
     QCPAxis* yAxis = m_plots[i].rect->axis(QCPAxis::atLeft);
     xAxis->setRange(merged(QCPRange(held.xLower, held.xUpper), xAxis->range(), false));
@@ -127,4 +128,4 @@ void PlotView::recordLegend(int index, double keep)
             choice.alignment = inset->insetAlignment(k);
 }
 
-}  // namespace evx
+} // namespace evx

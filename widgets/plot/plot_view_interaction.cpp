@@ -16,7 +16,7 @@ namespace evx {
 
 namespace {
 
-constexpr int kClickSlop = 3;  // pixels a press may move and still be a click (as QCustomPlot)
+constexpr int kClickSlop = 3; // pixels a press may move and still be a click (as QCustomPlot)
 
 QString formatValue(double v)
 {
@@ -43,7 +43,7 @@ double valueAt(const std::vector<double>& xs, const std::vector<double>& ys, dou
     return ys[lo] + t * (ys[hi] - ys[lo]);
 }
 
-}  // namespace
+} // namespace
 
 void PlotView::connectInteraction()
 {
@@ -54,9 +54,13 @@ void PlotView::connectInteraction()
     connect(m_plot, &QCustomPlot::mouseWheel, this, &PlotView::onWheel);
     // Each click on an entry toggles it, also the second click of a double-click.
     connect(m_plot, &QCustomPlot::legendClick, this,
-            [this](QCPLegend* legend, QCPAbstractLegendItem* item, QMouseEvent*) { onLegendClick(legend, item); });
+            [this](QCPLegend* legend, QCPAbstractLegendItem* item, QMouseEvent*) {
+                onLegendClick(legend, item);
+            });
     connect(m_plot, &QCustomPlot::legendDoubleClick, this,
-            [this](QCPLegend* legend, QCPAbstractLegendItem* item, QMouseEvent*) { onLegendClick(legend, item); });
+            [this](QCPLegend* legend, QCPAbstractLegendItem* item, QMouseEvent*) {
+                onLegendClick(legend, item);
+            });
 }
 
 bool PlotView::eventFilter(QObject* watched, QEvent* event)
@@ -94,9 +98,9 @@ void PlotView::onMouseMove(QMouseEvent* event)
     if (m_pressPlot >= 0 && (event->buttons() & Qt::LeftButton)) {
         if (!m_dragged && (pos - m_pressPos).manhattanLength() > kClickSlop) {
             m_dragged = true;
-            markUserZoomed(m_pressPlot);  // now, so a figure arriving mid-drag keeps the pan
+            markUserZoomed(m_pressPlot); // now, so a figure arriving mid-drag keeps the pan
         }
-        hideHover();  // the plot is moving under the cursor
+        hideHover(); // the plot is moving under the cursor
         return;
     }
     updateHover(pos);
@@ -110,11 +114,11 @@ void PlotView::onMouseRelease(QMouseEvent* event)
     if (event->button() != Qt::LeftButton || plot < 0 || plot >= static_cast<int>(m_plots.size()))
         return;
     if (m_dragged) {
-        m_dragged = false;  // a pan, locked when it started
+        m_dragged = false; // a pan, locked when it started
         return;
     }
     if (isOverLegend(plot, event->position()))
-        return;  // a legend click toggles a series instead
+        return; // a legend click toggles a series instead
     const QCPAxisRect* rect = m_plots[static_cast<std::size_t>(plot)].rect;
     emit pointClicked(plot, rect->axis(QCPAxis::atBottom)->pixelToCoord(event->position().x()),
                       rect->axis(QCPAxis::atLeft)->pixelToCoord(event->position().y()));
@@ -146,7 +150,7 @@ void PlotView::onLegendClick(QCPLegend* legend, QCPAbstractLegendItem* item)
         for (const Entry& e : m_plots[i].entries) {
             if (e.legendItem == item) {
                 const int index = static_cast<int>(i);
-                const QString name = e.name;  // setSeriesVisible may touch the entries
+                const QString name = e.name; // setSeriesVisible may touch the entries
                 setSeriesVisible(index, name, !isSeriesVisible(index, name));
                 return;
             }
@@ -224,7 +228,7 @@ void PlotView::updateHover(const QPointF& pos)
     };
     for (const Entry& e : items.entries) {
         if (!e.sortedX || e.ghost || m_hidden.contains(keyFor(index, e.name)))
-            continue;  // a pin's values would read as the current figure's
+            continue; // a pin's values would read as the current figure's
         if (e.isBand) {
             const Band& b = plot.bands[static_cast<std::size_t>(e.source)];
             const double lo = valueAt(b.x, b.lower, x, false);
@@ -250,7 +254,7 @@ void PlotView::updateHover(const QPointF& pos)
                 continue;
             int ix = -1;
             int iy = -1;
-            QCPColorMapData* data = items.maps[j]->data();  // cell() is not const in 2.1
+            QCPColorMapData* data = items.maps[j]->data(); // cell() is not const in 2.1
             data->coordToCell(x, y, &ix, &iy);
             if (ix >= 0 && ix < data->keySize() && iy >= 0 && iy < data->valueSize()) {
                 lines << QStringLiteral("%1: %2").arg(QString::fromStdString(plot.heatMaps[j].name),
@@ -292,7 +296,7 @@ void PlotView::updateHover(const QPointF& pos)
     m_hoverText->setVisible(true);
     m_hoverPlot = index;
     m_hoverPos = pos;
-    m_overlay->replot();  // only the overlay layer: no full replot per mouse move
+    m_overlay->replot(); // only the overlay layer: no full replot per mouse move
 }
 
 void PlotView::hideHover()
@@ -309,4 +313,4 @@ void PlotView::hideHover()
     m_overlay->replot();
 }
 
-}  // namespace evx
+} // namespace evx

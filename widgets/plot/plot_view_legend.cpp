@@ -21,7 +21,7 @@ constexpr std::array<Corner, 4> kCorners{{{Qt::AlignTop | Qt::AlignRight, true, 
                                           {Qt::AlignBottom | Qt::AlignRight, true, false},
                                           {Qt::AlignBottom | Qt::AlignLeft, false, false}}};
 
-}  // namespace
+} // namespace
 
 void PlotView::setLegendBelow(int index, bool below)
 {
@@ -33,7 +33,7 @@ void PlotView::setLegendBelow(int index, bool below)
     if (below) {
         items.rect->insetLayout()->take(legend);
         items.cell->addElement(items.rectRow + 1, 0, legend);
-        items.cell->setRowStretchFactor(items.rectRow + 1, 0.01);  // as low as its entries need
+        items.cell->setRowStretchFactor(items.rectRow + 1, 0.01); // as low as its entries need
         legend->setBorderPen(Qt::NoPen);
         legend->setBrush(Qt::NoBrush);
         legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
@@ -87,14 +87,14 @@ double PlotView::chooseLegendPlace(int index)
     const QSize viewport = m_plot->viewport().size();
     QSizeF cellSize = items.cell->outerRect().size();
     if (cellSize.width() >= 50)
-        cellSize.setWidth(std::max(50.0, columnRoom(items)));  // not what a wide legend forced
+        cellSize.setWidth(std::max(50.0, columnRoom(items))); // not what a wide legend forced
     if (cellSize.width() < 50 || cellSize.height() < 50)
         cellSize = QSizeF(double(viewport.width()) / std::max(grid->columnCount(), 1),
                           double(viewport.height()) / std::max(grid->rowCount(), 1));
     QSizeF rectSize = items.rect->rect().size();
     if (rectSize.width() < 50 || rectSize.height() < 50)
         rectSize = QSizeF(0.85 * cellSize.width(), 0.75 * cellSize.height());
-    else if (items.legend->layout() == items.cell)  // the frame's height with the legend inside
+    else if (items.legend->layout() == items.cell) // the frame's height with the legend inside
         rectSize.rheight() += items.legend->outerRect().height();
 
     // A legend taller than a third of a wide, short plot spreads over up to three columns
@@ -103,7 +103,7 @@ double PlotView::chooseLegendPlace(int index)
     for (int columns = 1; columns <= 3; ++columns) {
         const int rows = (entries + columns - 1) / columns;
         if (items.legend->wrap() != rows || items.legend->fillOrder() != QCPLayoutGrid::foRowsFirst) {
-            items.legend->setWrap(rows);  // placeLegend runs on every update: re-lay only on change
+            items.legend->setWrap(rows); // placeLegend runs on every update: re-lay only on change
             items.legend->setFillOrder(QCPLayoutGrid::foRowsFirst, true);
         }
         const QSize size = items.legend->minimumOuterSizeHint();
@@ -119,8 +119,8 @@ double PlotView::chooseLegendPlace(int index)
     // Not in a short, wide cell (a screen with many plots): there the height below costs more
     // than the data the legend covers.
     const bool shortCell = cellSize.height() < 0.5 * cellSize.width();
-    const bool below = inside.width() > 0.6 * cellSize.width() ||
-                       (inside.height() > 0.35 * cellSize.height() && !shortCell);
+    const bool below =
+        inside.width() > 0.6 * cellSize.width() || (inside.height() > 0.35 * cellSize.height() && !shortCell);
     setLegendBelow(index, below);
     if (below) {
         fitLegendBelow(index, cellSize.width());
@@ -136,7 +136,8 @@ double PlotView::chooseLegendPlace(int index)
     const QCPRange yr = yAxis->range();
     auto fx = [&](double x) { return (x - xr.lower) / (xr.upper - xr.lower); };
     auto fy = [&](double y) {
-        return plot.logY ? std::log(y / yr.lower) / std::log(yr.upper / yr.lower) : (y - yr.lower) / (yr.upper - yr.lower);
+        return plot.logY ? std::log(y / yr.lower) / std::log(yr.upper / yr.lower)
+                         : (y - yr.lower) / (yr.upper - yr.lower);
     };
     std::array<int, 4> count{};
     auto add = [&](double x, double y) {
@@ -165,12 +166,12 @@ double PlotView::chooseLegendPlace(int index)
         const std::size_t n = std::min(s.x.size(), s.y.size());
         for (std::size_t k = 0; k < n; k += std::max<std::size_t>(1, n / 400)) {
             add(s.x[k], s.y[k]);
-            if (s.kind == SeriesKind::Bar)  // a bar covers everything below its top
+            if (s.kind == SeriesKind::Bar) // a bar covers everything below its top
                 for (double t : {0.25, 0.5, 0.75})
                     add(s.x[k], t * s.y[k]);
         }
     }
-    for (const Marker& m : plot.markers)  // a marker's label sits at the top, right of its line
+    for (const Marker& m : plot.markers) // a marker's label sits at the top, right of its line
         for (int k = 0; k < 5; ++k)
             for (double along : {0.0, 0.05, 0.1})
                 add(m.x + along * (xr.upper - xr.lower), yr.upper - (k + 1) * 0.02 * (yr.upper - yr.lower));
@@ -206,4 +207,4 @@ double PlotView::chooseLegendPlace(int index)
     return keep;
 }
 
-}  // namespace evx
+} // namespace evx

@@ -47,7 +47,7 @@ const Plot* matchingPlot(const Figure& pinned, const Plot& current)
     return nullptr;
 }
 
-}  // namespace
+} // namespace
 
 Figure PlotView::pinnedCurves(const Figure& figure)
 {
@@ -75,7 +75,7 @@ Figure PlotView::pinnedCurves(const Figure& figure)
 void PlotView::setPins(std::vector<Pin> pins)
 {
     m_pins = std::move(pins);
-    setFigure(Figure(m_source));  // a copy: setFigure replaces m_source
+    setFigure(Figure(m_source)); // a copy: setFigure replaces m_source
 }
 
 void PlotView::setPinLabels(const QStringList& labels)
@@ -98,7 +98,7 @@ int PlotView::ghostCount(int plotIndex) const
     int count = 0;
     for (const Entry& e : m_plots[static_cast<std::size_t>(plotIndex)].entries)
         count += e.ghost && !e.plottables.empty() && e.plottables.front()->interface1D() &&
-                         e.plottables.front()->interface1D()->dataCount() > 0;  // not the legend key
+                 e.plottables.front()->interface1D()->dataCount() > 0; // not the legend key
     return count;
 }
 
@@ -109,7 +109,7 @@ Figure PlotView::withPins(const Figure& figure)
     for (std::size_t i = 0; i < drawn.plots.size(); ++i) {
         Plot& plot = drawn.plots[i];
         m_ghostFrom[i] = plot.series.size();
-        const Plot current = plot;  // matched against: the ghosts appended below do not count
+        const Plot current = plot; // matched against: the ghosts appended below do not count
         for (const Pin& pin : m_pins) {
             const Plot* pinned = matchingPlot(pin.figure, current);
             if (!pinned)
@@ -119,7 +119,7 @@ Figure PlotView::withPins(const Figure& figure)
             for (std::size_t j = 0; j < pinned->series.size(); ++j) {
                 const Series& s = pinned->series[j];
                 if (s.kind == SeriesKind::Bar || s.x.empty())
-                    continue;  // bars side by side with the current ones would read as data
+                    continue; // bars side by side with the current ones would read as data
                 Series ghost = s;
                 // Every curve of a pin goes under the pin's one name: one legend entry, and a
                 // click on it hides the whole pin.
@@ -165,10 +165,11 @@ void PlotView::styleGhost(Entry& entry)
         pen.setStyle(pen.style() == Qt::SolidLine ? Qt::DashLine : Qt::DotLine);
         pen.setCapStyle(Qt::FlatCap);
         p->setPen(pen);
-        if (auto* graph = qobject_cast<QCPGraph*>(p); graph && graph->scatterStyle().shape() != QCPScatterStyle::ssNone) {
+        if (auto* graph = qobject_cast<QCPGraph*>(p);
+            graph && graph->scatterStyle().shape() != QCPScatterStyle::ssNone) {
             QCPScatterStyle style = graph->scatterStyle();
             style.setPen(QPen(colour, len(1)));
-            style.setBrush(Qt::NoBrush);  // hollow: the current points stay readable through them
+            style.setBrush(Qt::NoBrush); // hollow: the current points stay readable through them
             graph->setScatterStyle(style);
         }
         p->setLayer(m_ghostLayer);
@@ -177,4 +178,4 @@ void PlotView::styleGhost(Entry& entry)
     }
 }
 
-}  // namespace evx
+} // namespace evx

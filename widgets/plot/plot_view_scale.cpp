@@ -24,8 +24,8 @@ namespace {
 
 constexpr double kReferenceFontPt = PlotView::kScreenFontPt;
 constexpr double kReferenceUnitsPerPt = PrintSize::kScreenDpi / PrintSize::kPointsPerInch;
-constexpr double kLabelFont = 1.1;  // axis labels, relative to the tick labels
-constexpr int kMaxTicks = 5;        // QCustomPlot's default; enough on a large plot
+constexpr double kLabelFont = 1.1; // axis labels, relative to the tick labels
+constexpr int kMaxTicks = 5;       // QCustomPlot's default; enough on a large plot
 
 QSizeF textSize(const QFont& font, const QString& text)
 {
@@ -62,7 +62,7 @@ double longestWord(const QString& text, const QFont& font)
     return longest;
 }
 
-}  // namespace
+} // namespace
 
 PlotView::Scale PlotView::screenScale() const
 {
@@ -113,7 +113,7 @@ void PlotView::setFontScale(double scale)
     m_fontScale = scale;
     setScale(screenScale());
     m_plot->replot(QCustomPlot::rpQueuedReplot);
-    updateGeometry();  // rows need more height at a larger text
+    updateGeometry(); // rows need more height at a larger text
 }
 
 void PlotView::setScale(const Scale& scale)
@@ -122,7 +122,7 @@ void PlotView::setScale(const Scale& scale)
         return;
     captureLockedRanges();
     m_scale = scale;
-    rebuild();  // every element is made at the new sizes, as for a new figure
+    rebuild(); // every element is made at the new sizes, as for a new figure
     applyLocksOrFit();
 }
 
@@ -183,7 +183,7 @@ bool PlotView::fitToRoom()
         const QFont font = axis->tickLabelFont();
         const QString format = axis->numberFormat();
         const int before = ticker->tickCount();
-        int chosen = 1;  // when even two labels collide, one
+        int chosen = 1; // when even two labels collide, one
         for (int count = kMaxTicks; count > 1; --count) {
             ticker->setTickCount(count);
             QVector<double> ticks;
@@ -210,7 +210,8 @@ bool PlotView::fitToRoom()
         changed = changed || chosen != before;
     };
     auto setLabel = [&](QCPAxis* axis, const std::string& text, double room, bool shown) {
-        const QString wrapped = shown ? wrapText(QString::fromStdString(text), axis->labelFont(), room) : QString();
+        const QString wrapped =
+            shown ? wrapText(QString::fromStdString(text), axis->labelFont(), room) : QString();
         if (axis->label() != wrapped || axis->tickLabels() != shown) {
             axis->setLabel(wrapped);
             axis->setTickLabels(shown);
@@ -225,8 +226,13 @@ bool PlotView::fitToRoom()
         QCPAxis* xAxis = items.rect->axis(QCPAxis::atBottom);
         QCPAxis* yAxis = items.rect->axis(QCPAxis::atLeft);
         // A frame is at least as long as the longest word of its axis labels.
-        const QSize least(std::max(ilen(60), int(std::ceil(longestWord(QString::fromStdString(plot.xLabel), xAxis->labelFont()) + em))),
-                          std::max(ilen(45), int(std::ceil(longestWord(QString::fromStdString(plot.yLabel), yAxis->labelFont()) + em))));
+        const QSize least(
+            std::max(
+                ilen(60),
+                int(std::ceil(longestWord(QString::fromStdString(plot.xLabel), xAxis->labelFont()) + em))),
+            std::max(
+                ilen(45),
+                int(std::ceil(longestWord(QString::fromStdString(plot.yLabel), yAxis->labelFont()) + em))));
         if (items.rect->minimumSize() != least) {
             items.rect->setMinimumSize(least);
             changed = true;
@@ -245,9 +251,9 @@ bool PlotView::fitToRoom()
                 while (map < int(plot.heatMaps.size()) && !items.maps[std::size_t(map)])
                     ++map;
                 if (map < int(plot.heatMaps.size())) {
-                    const QString wrapped = wrapText(QString::fromStdString(plot.heatMaps[std::size_t(map)].name),
-                                                     scale->axis()->labelFont(),
-                                                     scale->axis()->axisRect()->rect().height());
+                    const QString wrapped =
+                        wrapText(QString::fromStdString(plot.heatMaps[std::size_t(map)].name),
+                                 scale->axis()->labelFont(), scale->axis()->axisRect()->rect().height());
                     if (scale->label() != wrapped) {
                         scale->setLabel(wrapped);
                         changed = true;
@@ -297,7 +303,8 @@ bool PlotView::fitToRoom()
                     return false;
                 if (ofCurves && coversCurve(int(plotIndex), box))
                     return false;
-                return std::none_of(placed.begin(), placed.end(), [&](const QRectF& r) { return r.intersects(box); });
+                return std::none_of(placed.begin(), placed.end(),
+                                    [&](const QRectF& r) { return r.intersects(box); });
             };
             bool fits = false, onRight = wantsRight;
             for (const bool ofCurves : {true, false}) {
@@ -325,8 +332,9 @@ bool PlotView::fitToRoom()
             const int columns = below ? std::max(1, items.legend->columnCount()) : 1;
             const double entry = items.legend->iconSize().width() + items.legend->iconTextPadding();
             const double room = std::max(8 * em, (columnRoom(items) - m.left() - m.right() -
-                                                   (columns - 1) * items.legend->columnSpacing()) / columns -
-                                                      entry);
+                                                  (columns - 1) * items.legend->columnSpacing()) /
+                                                         columns -
+                                                     entry);
             for (const Entry& e : items.entries) {
                 if (!e.legendItem || e.plottables.empty())
                     continue;
@@ -357,7 +365,8 @@ bool PlotView::fitToRoom()
             const Plot& p = m_figure.plots[i];
             for (std::size_t j = 0; j < m_plots.size(); ++j) {
                 const Plot& q = m_figure.plots[j];
-                if (x ? (q.column == p.column && q.row == p.row + 1) : (q.row == p.row && q.column == p.column - 1)) {
+                if (x ? (q.column == p.column && q.row == p.row + 1)
+                      : (q.row == p.row && q.column == p.column - 1)) {
                     QCPAxis* mine = m_plots[i].rect->axis(x ? QCPAxis::atBottom : QCPAxis::atLeft);
                     QCPAxis* theirs = m_plots[j].rect->axis(x ? QCPAxis::atBottom : QCPAxis::atLeft);
                     if (mine->ticker()->tickCount() != theirs->ticker()->tickCount()) {
@@ -377,7 +386,8 @@ double PlotView::columnRoom(const PlotItems& items) const
 {
     const QCPLayoutGrid* grid = m_plot->plotLayout();
     const int columns = std::max(1, grid->columnCount());
-    const double share = (m_plot->viewport().width() - (columns - 1) * grid->columnSpacing()) / double(columns);
+    const double share =
+        (m_plot->viewport().width() - (columns - 1) * grid->columnSpacing()) / double(columns);
     const double cell = items.cell->outerRect().width();
     const double beside = cell - items.rect->outerRect().width();
     return std::min(cell, share) - beside;
@@ -477,8 +487,9 @@ double PlotView::naturalHeightMm(const Figure& figure, double widthMm, double fo
     }
     const double margin = 5 * em;  // y tick labels and label beside a frame
     const double under = 3.5 * em; // x tick labels and label below it
-    if (explicitGrid)  // square frames; the shared axes label only the outer edge
-        return std::min((widthMm - margin) * rows / columns + under + em, std::max(kMaxNaturalHeightMm, widthMm));
+    if (explicitGrid)              // square frames; the shared axes label only the outer edge
+        return std::min((widthMm - margin) * rows / columns + under + em,
+                        std::max(kMaxNaturalHeightMm, widthMm));
     columns = count > 3 && widthMm >= kTwoColumnEms * em ? 2 : 1;
     rows = (count + columns - 1) / columns;
     const double cell = widthMm / columns;
@@ -513,4 +524,4 @@ double PlotView::naturalHeightMm(const Figure& figure, double widthMm, double fo
     return std::min(total, std::max(kMaxNaturalHeightMm, widthMm));
 }
 
-}  // namespace evx
+} // namespace evx

@@ -34,16 +34,16 @@ void addY(Extent& e, double v, bool logY)
         e.add(v);
 }
 
-}  // namespace
+} // namespace
 
 void PlotView::fitToData(int index)
 {
     const Plot& plot = m_figure.plots[static_cast<std::size_t>(index)];
     const PlotItems& items = m_plots[static_cast<std::size_t>(index)];
-    Extent x, y, bandY;  // bands apart: they may not swamp the lines (below)
-    bool padX = false;   // points and bars would be cut in half at the edge
+    Extent x, y, bandY; // bands apart: they may not swamp the lines (below)
+    bool padX = false;  // points and bars would be cut in half at the edge
     bool hasBars = false;
-    double barHalfWidth = 0;  // of a bar, or of a group of bars side by side
+    double barHalfWidth = 0; // of a bar, or of a group of bars side by side
     for (const Entry& e : items.entries) {
         if (m_hidden.contains(keyFor(index, e.name)))
             continue;
@@ -127,7 +127,7 @@ void PlotView::fitToData(int index)
         }
     } else {
         if (hasBars)
-            y.add(0.0);  // bars grow from zero
+            y.add(0.0); // bars grow from zero
         if (!y.valid()) {
             y.lo = 0;
             y.hi = 1;
@@ -174,16 +174,21 @@ void PlotView::shareGridAxes()
     for (const Plot& p : m_figure.plots)
         size = std::max(size, p.row + 1);
     corner = corner && int(diagonal.size()) == size;
-    auto compatible = [&](const std::string& a, const std::string& b) { return a == b || (corner && (a.empty() || b.empty())); };
+    auto compatible = [&](const std::string& a, const std::string& b) {
+        return a == b || (corner && (a.empty() || b.empty()));
+    };
     auto sameAxis = [&](std::size_t i, std::size_t j, bool x) {
         const Plot& a = m_figure.plots[i];
         const Plot& b = m_figure.plots[j];
         if (x)
             return a.column == b.column && compatible(a.xLabel, b.xLabel);
         const bool aDiagonal = corner && a.row == a.column, bDiagonal = corner && b.row == b.column;
-        return a.row == b.row && aDiagonal == bDiagonal && !aDiagonal && compatible(a.yLabel, b.yLabel) && a.logY == b.logY;
+        return a.row == b.row && aDiagonal == bDiagonal && !aDiagonal && compatible(a.yLabel, b.yLabel) &&
+               a.logY == b.logY;
     };
-    auto axisOf = [&](std::size_t i, bool x) { return m_plots[i].rect->axis(x ? QCPAxis::atBottom : QCPAxis::atLeft); };
+    auto axisOf = [&](std::size_t i, bool x) {
+        return m_plots[i].rect->axis(x ? QCPAxis::atBottom : QCPAxis::atLeft);
+    };
     for (const bool x : {true, false}) {
         std::vector<QCPRange> joint(n);
         for (std::size_t i = 0; i < n; ++i) {
@@ -235,8 +240,9 @@ void PlotView::applyLocksOrFit()
     for (std::size_t i = 0; i < m_plots.size(); ++i) {
         ViewLock& lock = m_locks[i];
         const Plot& plot = m_figure.plots[i];
-        if (lock.locked && (lock.xLabel != plot.xLabel || lock.yLabel != plot.yLabel || lock.logY != plot.logY))
-            lock.locked = false;  // a different plot now sits at this index
+        if (lock.locked &&
+            (lock.xLabel != plot.xLabel || lock.yLabel != plot.yLabel || lock.logY != plot.logY))
+            lock.locked = false; // a different plot now sits at this index
         if (lock.locked) {
             m_plots[i].rect->axis(QCPAxis::atBottom)->setRange(lock.xLower, lock.xUpper);
             m_plots[i].rect->axis(QCPAxis::atLeft)->setRange(lock.yLower, lock.yUpper);
@@ -259,7 +265,7 @@ bool PlotView::keepAspect(int index)
         return false;
     const QRect frame = m_plots[static_cast<std::size_t>(index)].rect->rect();
     if (frame.width() < 20 || frame.height() < 20)
-        return false;  // not laid out yet: the first layout calls again
+        return false; // not laid out yet: the first layout calls again
     QCPAxis* xAxis = m_plots[static_cast<std::size_t>(index)].rect->axis(QCPAxis::atBottom);
     QCPAxis* yAxis = m_plots[static_cast<std::size_t>(index)].rect->axis(QCPAxis::atLeft);
     const double xPerPixel = xAxis->range().size() / frame.width();
@@ -401,4 +407,4 @@ void PlotView::applyVisibility(int index, Entry& entry)
         entry.legendItem->setTextColor(visible ? QColor(Qt::black) : hiddenColour);
 }
 
-}  // namespace evx
+} // namespace evx

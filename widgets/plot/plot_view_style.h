@@ -17,4 +17,4 @@ inline bool hasIntegerBars(const Plot& plot)
     });
 }
 
-}  // namespace evx
+} // namespace evx

@@ -18,7 +18,7 @@ QSizeF textSize(const QFont& font, const QString& text)
     return QFontMetricsF(font).boundingRect(QRectF(), Qt::TextDontClip | Qt::AlignCenter, text).size();
 }
 
-}  // namespace
+} // namespace
 
 std::vector<PlotView::TextBox> PlotView::textBoxes() const
 {
@@ -38,9 +38,10 @@ std::vector<PlotView::TextBox> PlotView::textBoxes() const
         const bool left = axis->axisType() == QCPAxis::atLeft;
         const bool right = axis->axisType() == QCPAxis::atRight;
         // Distance from the axis line to the tick labels, as QCustomPlot's axis painter adds it.
-        const double toLabels = axis->offset() + std::max(0, std::max(axis->tickLengthOut(), axis->subTickLengthOut())) +
+        const double toLabels = axis->offset() +
+                                std::max(0, std::max(axis->tickLengthOut(), axis->subTickLengthOut())) +
                                 axis->tickLabelPadding();
-        double deepest = 0;  // of the tick labels, across the axis
+        double deepest = 0; // of the tick labels, across the axis
         if (axis->tickLabels()) {
             for (int i = 0; i < ticks.size() && i < labels.size(); ++i) {
                 if (!axis->range().contains(ticks[i]))
@@ -51,7 +52,8 @@ std::vector<PlotView::TextBox> PlotView::textBoxes() const
                 if (bottom)
                     box = QRectF(at - size.width() / 2, r.bottom() + toLabels, size.width(), size.height());
                 else if (left)
-                    box = QRectF(r.left() - toLabels - size.width(), at - size.height() / 2, size.width(), size.height());
+                    box = QRectF(r.left() - toLabels - size.width(), at - size.height() / 2, size.width(),
+                                 size.height());
                 else if (right)
                     box = QRectF(r.right() + toLabels, at - size.height() / 2, size.width(), size.height());
                 else
@@ -67,8 +69,9 @@ std::vector<PlotView::TextBox> PlotView::textBoxes() const
         QRectF box;
         if (bottom)
             box = QRectF(r.center().x() - size.width() / 2, r.bottom() + gap, size.width(), size.height());
-        else if (left)  // drawn turned by 90 degrees
-            box = QRectF(r.left() - gap - size.height(), r.center().y() - size.width() / 2, size.height(), size.width());
+        else if (left) // drawn turned by 90 degrees
+            box = QRectF(r.left() - gap - size.height(), r.center().y() - size.width() / 2, size.height(),
+                         size.width());
         else if (right)
             box = QRectF(r.right() + gap, r.center().y() - size.width() / 2, size.height(), size.width());
         else
@@ -85,13 +88,15 @@ std::vector<PlotView::TextBox> PlotView::textBoxes() const
             for (int k = 0; k < items.cell->elementCount(); ++k) {
                 QCPLayoutElement* element = items.cell->elementAt(k);
                 if (auto* scale = qobject_cast<QCPColorScale*>(element)) {
-                    boxes.push_back({name(i, QStringLiteral("colour bar")), QRectF(scale->axis()->axisRect()->rect())});
+                    boxes.push_back(
+                        {name(i, QStringLiteral("colour bar")), QRectF(scale->axis()->axisRect()->rect())});
                     axisBoxes(scale->axis(), name(i, QStringLiteral("colour scale")));
                 } else if (auto* title = qobject_cast<QCPTextElement*>(element)) {
                     const QSizeF size = textSize(title->font(), title->text());
                     const QRect r = title->rect();
-                    boxes.push_back({name(i, QStringLiteral("title")),
-                                     QRectF(r.center().x() - size.width() / 2, r.top(), size.width(), size.height())});
+                    boxes.push_back(
+                        {name(i, QStringLiteral("title")),
+                         QRectF(r.center().x() - size.width() / 2, r.top(), size.width(), size.height())});
                 }
             }
         }
@@ -104,8 +109,11 @@ std::vector<PlotView::TextBox> PlotView::textBoxes() const
                                        label->padding().top() + label->padding().bottom());
             const QPointF at = label->position->pixelPosition();
             const Qt::Alignment a = label->positionAlignment();
-            const double left = a & Qt::AlignRight ? at.x() - size.width() : a & Qt::AlignHCenter ? at.x() - size.width() / 2 : at.x();
-            boxes.push_back({name(i, QStringLiteral("marker ")) + label->text(), QRectF(QPointF(left, at.y()), size)});
+            const double left = a & Qt::AlignRight     ? at.x() - size.width()
+                                : a & Qt::AlignHCenter ? at.x() - size.width() / 2
+                                                       : at.x();
+            boxes.push_back(
+                {name(i, QStringLiteral("marker ")) + label->text(), QRectF(QPointF(left, at.y()), size)});
         }
     }
     int legendIndex = 0;
@@ -118,17 +126,19 @@ std::vector<PlotView::TextBox> PlotView::textBoxes() const
         const QMargins m = legend->margins();
         const QSize used = legend->minimumOuterSizeHint();
         const bool inGrid = !qobject_cast<QCPLayoutInset*>(legend->layout());
-        boxes.push_back({QStringLiteral("legend %1").arg(legendIndex++),
-                         inGrid ? QRectF(outer.left() + m.left(), outer.top() + m.top(), used.width() - m.left() - m.right(),
-                                         used.height() - m.top() - m.bottom())
-                                : QRectF(outer)});
+        boxes.push_back(
+            {QStringLiteral("legend %1").arg(legendIndex++),
+             inGrid ? QRectF(outer.left() + m.left(), outer.top() + m.top(),
+                             used.width() - m.left() - m.right(), used.height() - m.top() - m.bottom())
+                    : QRectF(outer)});
     }
     if (qEnvironmentVariableIsSet("EVX_DEBUG_LAYOUT"))
         for (std::size_t i = 0; i < m_plots.size(); ++i)
-            qDebug("plot %zu frame %d %d %d %d min %d %d", i, m_plots[i].rect->rect().x(), m_plots[i].rect->rect().y(),
-                   m_plots[i].rect->rect().width(), m_plots[i].rect->rect().height(), m_plots[i].rect->minimumSize().width(),
+            qDebug("plot %zu frame %d %d %d %d min %d %d", i, m_plots[i].rect->rect().x(),
+                   m_plots[i].rect->rect().y(), m_plots[i].rect->rect().width(),
+                   m_plots[i].rect->rect().height(), m_plots[i].rect->minimumSize().width(),
                    m_plots[i].rect->minimumSize().height());
     return boxes;
 }
 
-}  // namespace evx
+} // namespace evx

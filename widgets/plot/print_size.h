@@ -16,12 +16,12 @@ namespace evx {
 struct PrintSize {
     static constexpr double kMmPerInch = 25.4;
     static constexpr double kPointsPerInch = 72.0;
-    static constexpr double kScreenDpi = 96.0;  // CSS pixels
+    static constexpr double kScreenDpi = 96.0; // CSS pixels
 
     double widthMm = 0;
     double heightMm = 0;
-    double fontPt = 9;  // tick labels and legend; axis labels are 1.1x, titles 1.2x
-    double dpi = kScreenDpi;  // PNG only: PDF and SVG are vector
+    double fontPt = 9;       // tick labels and legend; axis labels are 1.1x, titles 1.2x
+    double dpi = kScreenDpi; // PNG only: PDF and SVG are vector
 
     double widthPt() const { return widthMm / kMmPerInch * kPointsPerInch; }
     double heightPt() const { return heightMm / kMmPerInch * kPointsPerInch; }
@@ -38,4 +38,4 @@ struct PrintSize {
     }
 };
 
-}  // namespace evx
+} // namespace evx

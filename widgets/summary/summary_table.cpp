@@ -24,7 +24,7 @@ bool isConsistencyKey(const QString& key)
     return key.endsWith(QLatin1String(".consistent"));
 }
 
-}  // namespace
+} // namespace
 
 SummaryTable::SummaryTable(QWidget* parent) : QTableWidget(0, 2, parent)
 {
@@ -70,7 +70,7 @@ QString SummaryTable::formatValue(const QString& key, double value)
 void SummaryTable::setSummary(const Summary& summary, const std::vector<std::string>& warnings)
 {
     clearSpans();
-    setRowCount(0);  // drops the previous items, which setRowCount(n) alone would keep
+    setRowCount(0); // drops the previous items, which setRowCount(n) alone would keep
     const std::vector<SummaryRow> rows = presentSummary(summary, &m_schema, m_unitHints);
     setRowCount(int(rows.size() + warnings.size()));
     int row = 0;
@@ -82,11 +82,11 @@ void SummaryTable::setSummary(const Summary& summary, const std::vector<std::str
             label += " (" + QString::fromStdString(r.unit) + ')';
         auto* name = new QTableWidgetItem(label);
         name->setData(kKeyRole, qkey);
-        name->setToolTip(qkey);  // the stable key, as in the JSON and CSV exports
+        name->setToolTip(qkey); // the stable key, as in the JSON and CSV exports
         auto* shown = new QTableWidgetItem(isConsistencyKey(qkey) ? formatValue(qkey, value)
                                                                   : QString::fromStdString(r.text));
         shown->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        shown->setToolTip(QString::number(r.raw, 'g', 17));  // as computed, before rounding
+        shown->setToolTip(QString::number(r.raw, 'g', 17)); // as computed, before rounding
         if (isConsistencyKey(qkey))
             shown->setForeground(value != 0 && !std::isnan(value) ? kYes : kNo);
         setItem(row, 0, name);
@@ -178,4 +178,4 @@ void SummaryTable::keyPressEvent(QKeyEvent* event)
     QTableWidget::keyPressEvent(event);
 }
 
-}  // namespace evx
+} // namespace evx

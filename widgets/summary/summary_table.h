@@ -40,7 +40,7 @@ public:
 
 public slots:
     void copySelection() const;
-    void copyAll() const;  // with the header line
+    void copyAll() const; // with the header line
 
 protected:
     void keyPressEvent(QKeyEvent* event) override;
@@ -53,4 +53,4 @@ private:
     std::vector<evx::SummaryUnit> m_unitHints;
 };
 
-}  // namespace evx
+} // namespace evx

@@ -34,7 +34,8 @@ LatentMetrics latentMetrics(const bnn::BnnSnapshot& snapshot, const PreparedData
     LatentMetrics m;
     m.mutualInformation = stats::ksgMutualInformation(data.train.x, mu, 5);
     m.henzeZirkler = stats::henzeZirkler(mu);
-    m.ks = stats::kolmogorovSmirnovNormal({mu.data(), mu.data() + mu.size()}, std::sqrt(snapshot.latentVariance));
+    m.ks = stats::kolmogorovSmirnovNormal({mu.data(), mu.data() + mu.size()},
+                                          std::sqrt(snapshot.latentVariance));
     return m;
 }
 

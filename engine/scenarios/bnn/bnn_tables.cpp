@@ -9,8 +9,9 @@ namespace evx::scenarios {
 namespace {
 
 // bnn-ncai's choice indices (ncai_scenario.cpp).
-const std::vector<std::string> kDatasetIds{"heavy-tail", "goldberg", "williams", "yuan",   "depeweg", "bimodal",
-                                           "lidar",      "yacht",    "energy",   "airfoil", "abalone", "wine"};
+const std::vector<std::string> kDatasetIds{"heavy-tail", "goldberg", "williams", "yuan",
+                                           "depeweg",    "bimodal",  "lidar",    "yacht",
+                                           "energy",     "airfoil",  "abalone",  "wine"};
 const std::vector<std::string> kInference{"bnn-mfvi", "mfvi", "ncai-0", "ncai"};
 
 struct PaperCell {
@@ -21,11 +22,15 @@ using PaperRow = std::array<PaperCell, 4>; // bnn-mfvi, mfvi, ncai-0, ncai
 // Transcribed from ../shared/papers/bnn-latent-variables-ncai.txt, Tables 2 (MI), 3 (HZ), 4 and 5
 // (test log-likelihood); the paper gives no MI or HZ for the BNN without z, and no Bimodal row.
 const std::vector<std::pair<std::string, PaperRow>> kPaper{
-    {"heavy-tail", {{{NAN, NAN, -2.47}, {0.243, 4.701, -1.867}, {0.051, 7.137, -1.481}, {0.036, 0.027, -1.426}}}},
-    {"goldberg", {{{NAN, NAN, -1.055}, {0.229, 0.918, -1.026}, {0.02, 0.621, -0.962}, {0.046, 0.026, -0.963}}}},
-    {"williams", {{{NAN, NAN, -1.591}, {0.982, 6.445, -1.033}, {0.519, 7.248, -0.414}, {0.519, 7.248, -0.414}}}},
+    {"heavy-tail",
+     {{{NAN, NAN, -2.47}, {0.243, 4.701, -1.867}, {0.051, 7.137, -1.481}, {0.036, 0.027, -1.426}}}},
+    {"goldberg",
+     {{{NAN, NAN, -1.055}, {0.229, 0.918, -1.026}, {0.02, 0.621, -0.962}, {0.046, 0.026, -0.963}}}},
+    {"williams",
+     {{{NAN, NAN, -1.591}, {0.982, 6.445, -1.033}, {0.519, 7.248, -0.414}, {0.519, 7.248, -0.414}}}},
     {"yuan", {{{NAN, NAN, -2.846}, {0.24, 5.252, -1.278}, {0.283, 8.091, -1.211}, {0.283, 8.091, -1.211}}}},
-    {"depeweg", {{{NAN, NAN, -2.306}, {0.428, 6.408, -2.342}, {0.032, 0.792, -1.973}, {0.032, 0.792, -1.973}}}},
+    {"depeweg",
+     {{{NAN, NAN, -2.306}, {0.428, 6.408, -2.342}, {0.032, 0.792, -1.973}, {0.032, 0.792, -1.973}}}},
     {"abalone", {{{NAN, NAN, -1.248}, {NAN, NAN, -0.843}, {NAN, NAN, -0.831}, {NAN, NAN, -0.831}}}},
     {"airfoil", {{{NAN, NAN, -0.995}, {NAN, NAN, -0.512}, {NAN, NAN, -0.462}, {NAN, NAN, -0.462}}}},
     {"energy", {{{NAN, NAN, 1.281}, {NAN, NAN, 0.573}, {NAN, NAN, 0.862}, {NAN, NAN, 0.898}}}},
@@ -87,7 +92,8 @@ Study makeStudy(std::string id, std::string title, const std::vector<std::string
                 cell.values["ncai_selection"] = 1;
             if (paper) {
                 const PaperCell& p = (*paper)[m];
-                for (const auto& [metric, value] : {std::pair{"test_ll", p.testLl}, {"mi_x_z", p.mi}, {"hz", p.hz}})
+                for (const auto& [metric, value] :
+                     {std::pair{"test_ll", p.testLl}, {"mi_x_z", p.mi}, {"hz", p.hz}})
                     if (std::isfinite(value))
                         cell.paper.emplace_back(metric, value);
             }

@@ -15,8 +15,8 @@ namespace evx::scenarios::bnn_training {
 
 struct TracePoint {
     int epoch = 0;
-    double elbo = 0;         // per training point, averaged over the epochs since the last point
-    double testLogLik = 0;   // with the trace's own (fewer) predictive draws
+    double elbo = 0;       // per training point, averaged over the epochs since the last point
+    double testLogLik = 0; // with the trace's own (fewer) predictive draws
     double mutualInformation = 0, henzeZirkler = 0; // NaN without a (spread) latent
 };
 
@@ -43,6 +43,7 @@ double latentSpread(const bnn::BnnSnapshot& s);
 // Trains `epochs` VI epochs (after the warm start where the variant has one), with a trace point
 // every `every` epochs; `onPoint` sees the run and the fraction done after each. Throws Cancelled.
 TrainedRun train(const bnn_eval::PreparedData& data, const bnn::BnnConfig& config, int epochs, int every,
-                 const RunContext& context, const std::function<void(const TrainedRun&, double)>& onPoint = {});
+                 const RunContext& context,
+                 const std::function<void(const TrainedRun&, double)>& onPoint = {});
 
 } // namespace evx::scenarios::bnn_training

@@ -43,14 +43,17 @@ BnnIdentifiabilityScenario::BnnIdentifiabilityScenario()
     : m_schema({
           integerParameter("n", "Observations N", 10, 100000, 200,
                            "Data points; the preferred C tends to C* as N grows", true),
-          realParameter("sigma_z", "Latent sd σ_z", "", 0.05, 3, 1, "Standard deviation of the latent input z"),
-          realParameter("sigma_eps", "Noise sd σ_ε", "", 0.01, 2, 0.1, "Standard deviation of the output noise"),
+          realParameter("sigma_z", "Latent sd σ_z", "", 0.05, 3, 1,
+                        "Standard deviation of the latent input z"),
+          realParameter("sigma_eps", "Noise sd σ_ε", "", 0.01, 2, 0.1,
+                        "Standard deviation of the output noise"),
           realParameter("w_true", "True weight W", "", 0.1, 5, 1, "The weight that generated the data"),
           realParameter("x_mean", "Mean of x", "", -3, 3, 0,
                         "x ~ N(mean, 1): a larger m2 = mean of x² pushes C* towards 1"),
-          realParameter("w_prior_sd", "Prior sd σ_w", "", 0.1, 100, std::sqrt(10.0),
-                        "W ~ N(0, σ_w²); the paper's Fig. 2 uses σ_w² = 10. Any bounded prior gives the same limit",
-                        true),
+          realParameter(
+              "w_prior_sd", "Prior sd σ_w", "", 0.1, 100, std::sqrt(10.0),
+              "W ~ N(0, σ_w²); the paper's Fig. 2 uses σ_w² = 10. Any bounded prior gives the same limit",
+              true),
           integerParameter("seed", "Seed", 0, 100000, 0, "Seed of x, z and the noise"),
       })
 {
@@ -66,9 +69,11 @@ ScenarioInfo BnnIdentifiabilityScenario::info() const
 std::vector<Preset> BnnIdentifiabilityScenario::presets() const
 {
     return {
-        {"fig2-map-vs-truth", "Fig. 2 in one node: the mode's latents memorise x, its function spreads mass",
+        {"fig2-map-vs-truth",
+         "Fig. 2 in one node: the mode's latents memorise x, its function spreads mass",
          {{"n", 200}, {"sigma_z", 1}, {"w_true", 1}, {"w_prior_sd", std::sqrt(10.0)}}},
-        {"thm1-limit", "Theorem 1: with N = 50 000 the maximiser sits at C* = m2/(m2 + σ_z²)",
+        {"thm1-limit",
+         "Theorem 1: with N = 50 000 the maximiser sits at C* = m2/(m2 + σ_z²)",
          {{"n", 50000}, {"sigma_z", 1}, {"x_mean", 1}}},
         {"small-latent", "σ_z small against x: C* ≈ 1, the bias nearly vanishes", {{"sigma_z", 0.1}}},
     };
@@ -110,7 +115,8 @@ Figure BnnIdentifiabilityScenario::run(const ParameterValues& input, const RunCo
         }
         p.series.push_back(std::move(curve));
         p.series.push_back({"maximiser C = " + formatC(best.c), SeriesKind::Scatter, {best.c}, {gain}, 4});
-        p.markers = {{"truth C = 1", 1.0}, {"C_lo = " + formatC(cLo), cLo}, {"C* = " + formatC(cStar), cStar}};
+        p.markers = {
+            {"truth C = 1", 1.0}, {"C_lo = " + formatC(cLo), cLo}, {"C* = " + formatC(cStar), cStar}};
         f.plots.push_back(std::move(p));
     }
     // 2. The data with the true function and the preferred one, each with z over ±2 σ_z.

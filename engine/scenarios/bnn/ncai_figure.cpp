@@ -13,7 +13,8 @@ namespace {
 
 constexpr int kCurvePoints = 200;
 constexpr int kMaxScatter = 1500; // points drawn per scatter; the export keeps the data whole
-constexpr int kDataColour = kReferenceColour, kFitColour = 3, kLatentColour = 0, kPriorColour = kReferenceColour;
+constexpr int kDataColour = kReferenceColour, kFitColour = 3, kLatentColour = 0,
+              kPriorColour = kReferenceColour;
 
 Series scatter(std::string name, const Eigen::VectorXd& x, const Eigen::VectorXd& y, int colour)
 {
@@ -96,7 +97,8 @@ Plot latentPlot(const NcaiFigureInput& in)
                        : "Latent means against y: white noise is a flat cloud";
     p.xLabel = oneInput ? (ds.inputNames.empty() ? "x" : ds.inputNames.front()) : "y";
     p.yLabel = "μ_z (posterior mean of z_n)";
-    p.series.push_back(scatter("μ_z per training point", oneInput ? Eigen::VectorXd(ds.train.x.col(0)) : ds.train.y,
+    p.series.push_back(scatter("μ_z per training point",
+                               oneInput ? Eigen::VectorXd(ds.train.x.col(0)) : ds.train.y,
                                in.snapshot->latentMean, kLatentColour));
     return p;
 }
@@ -121,7 +123,8 @@ Plot latentHistogram(const NcaiFigureInput& in)
     return p;
 }
 
-Plot tracePlot(const std::vector<bnn_training::TracePoint>& trace, const std::string& title, const std::string& yLabel,
+Plot tracePlot(const std::vector<bnn_training::TracePoint>& trace, const std::string& title,
+               const std::string& yLabel,
                const std::vector<std::pair<std::string, double bnn_training::TracePoint::*>>& curves)
 {
     Plot p;

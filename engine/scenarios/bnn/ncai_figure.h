@@ -16,7 +16,7 @@ struct NcaiFigureInput {
     const bnn_eval::PreparedData* data = nullptr;
     const bnn::BnnSnapshot* snapshot = nullptr;
     const std::vector<bnn_training::TracePoint>* trace = nullptr;
-    int plotDraws = 300;      // predictive draws behind the band
+    int plotDraws = 300; // predictive draws behind the band
     std::uint64_t seed = 0;
     std::string inferenceLabel; // e.g. "BNN+LV, NCAI_λ"
 };

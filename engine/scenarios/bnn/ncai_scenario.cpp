@@ -13,8 +13,9 @@ namespace evx::scenarios {
 namespace {
 
 // Choice indices are stored in sessions: append, never reorder.
-const std::vector<std::string> kDatasets{"heavy-tail", "goldberg", "williams", "yuan",   "depeweg", "bimodal",
-                                         "lidar",      "yacht",    "energy",   "airfoil", "abalone", "wine"};
+const std::vector<std::string> kDatasets{"heavy-tail", "goldberg", "williams", "yuan",
+                                         "depeweg",    "bimodal",  "lidar",    "yacht",
+                                         "energy",     "airfoil",  "abalone",  "wine"};
 const std::vector<std::string> kInference{"bnn-mfvi", "mfvi", "ncai-0", "ncai"};
 
 constexpr double kPublishSeconds = 0.15;
@@ -25,29 +26,36 @@ using namespace bnn_training;
 
 BnnNcaiScenario::BnnNcaiScenario()
     : m_schema({
-          choiceParameter("dataset", "Data set", kDatasets, 4,
-                          "Synthetic sets are drawn from the split's seed; the real ones are read from the shared "
-                          "data folder (or a file you open)"),
-          choiceParameter("inference", "Inference", kInference, 3,
-                          "bnn-mfvi: a BNN without z; mfvi: BNN+LV by mean-field VI; ncai-0: NCAI's warm start, "
-                          "then VI; ncai: the warm start and the penalties of Eq. 27"),
-          integerParameter("epochs", "Training epochs", 1, 100000, 3000,
-                           "Full-batch Adam steps of VI; the paper trains 30 000 (metrics level off by 5 000–10 000)"),
-          integerParameter("split", "Data split", 0, 99, 0, "Which train/validation/test split of the data set"),
+          choiceParameter(
+              "dataset", "Data set", kDatasets, 4,
+              "Synthetic sets are drawn from the split's seed; the real ones are read from the shared "
+              "data folder (or a file you open)"),
+          choiceParameter(
+              "inference", "Inference", kInference, 3,
+              "bnn-mfvi: a BNN without z; mfvi: BNN+LV by mean-field VI; ncai-0: NCAI's warm start, "
+              "then VI; ncai: the warm start and the penalties of Eq. 27"),
+          integerParameter(
+              "epochs", "Training epochs", 1, 100000, 3000,
+              "Full-batch Adam steps of VI; the paper trains 30 000 (metrics level off by 5 000–10 000)"),
+          integerParameter("split", "Data split", 0, 99, 0,
+                           "Which train/validation/test split of the data set"),
           integerParameter("seed", "Seed", 0, 100000, 0, "Seed of the initialisation and of every draw"),
-          realParameter("learning_rate", "Learning rate", "", 1e-5, 1, 0.01, "Adam's step size (the paper's 0.01)",
-                        true),
-          realParameter("noise_variance", "Noise variance σ_ε²", "", 1e-4, 10, 0.1,
-                        "Output noise on the data set's reported scale: raw y for Heavy-Tail, Depeweg, Bimodal "
-                        "and Williams (where 0.1 is the truth of the first two), standardised y for the rest (the "
-                        "paper grid-searches 0.01, 0.1, 1); the BNN without z learns it starting here",
-                        true),
-          choiceParameter("latent_variance", "Latent prior σ_z²", {"true value where known", "empirical Bayes"}, 0,
-                          "Fix σ_z² at the generating value for the synthetic sets with a latent input (as the "
-                          "paper's grids do), or set it by empirical Bayes (always, for the other sets)"),
+          realParameter("learning_rate", "Learning rate", "", 1e-5, 1, 0.01,
+                        "Adam's step size (the paper's 0.01)", true),
+          realParameter(
+              "noise_variance", "Noise variance σ_ε²", "", 1e-4, 10, 0.1,
+              "Output noise on the data set's reported scale: raw y for Heavy-Tail, Depeweg, Bimodal "
+              "and Williams (where 0.1 is the truth of the first two), standardised y for the rest (the "
+              "paper grid-searches 0.01, 0.1, 1); the BNN without z learns it starting here",
+              true),
+          choiceParameter(
+              "latent_variance", "Latent prior σ_z²", {"true value where known", "empirical Bayes"}, 0,
+              "Fix σ_z² at the generating value for the synthetic sets with a latent input (as the "
+              "paper's grids do), or set it by empirical Bayes (always, for the other sets)"),
           integerParameter("warm_start_epochs", "Warm-start epochs", 0, 20000, 2000,
                            "Epochs of the point network NCAI starts from"),
-          realParameter("lambda_hz", "λ₁ (normality, HZ)", "", 0, 100, 1, "Weight of the Henze–Zirkler penalty"),
+          realParameter("lambda_hz", "λ₁ (normality, HZ)", "", 0, 100, 1,
+                        "Weight of the Henze–Zirkler penalty"),
           realParameter("lambda_cov", "λ₂ (covariance)", "", 0, 100, 10,
                         "Weight of the off-diagonal covariance penalty (zero with one latent per point)"),
           realParameter("lambda_pc", "λ₃ (independence)", "", 0, 100, 1,
@@ -66,20 +74,27 @@ BnnNcaiScenario::BnnNcaiScenario()
 
 ScenarioInfo BnnNcaiScenario::info() const
 {
-    return {"bnn-ncai", "BNN+LV: mean-field VI against NCAI, trained live", "BNN with latent variables",
-            "A BNN with a latent input trained as you watch: MFVI's latents memorise the data, NCAI keeps them "
-            "white noise (paper Secs. 6–7, Tables 2–5)"};
+    return {
+        "bnn-ncai", "BNN+LV: mean-field VI against NCAI, trained live", "BNN with latent variables",
+        "A BNN with a latent input trained as you watch: MFVI's latents memorise the data, NCAI keeps them "
+        "white noise (paper Secs. 6–7, Tables 2–5)"};
 }
 
 std::vector<Preset> BnnNcaiScenario::presets() const
 {
     return {
-        {"fig4-depeweg-mfvi", "Fig. 4: Depeweg data, BNN+LV by mean-field VI (latents memorise x)",
+        {"fig4-depeweg-mfvi",
+         "Fig. 4: Depeweg data, BNN+LV by mean-field VI (latents memorise x)",
          {{"dataset", 4}, {"inference", 1}}},
-        {"fig4-depeweg-ncai", "Fig. 4: Depeweg data, NCAI_λ (latents stay white noise)", {{"dataset", 4}, {"inference", 3}}},
-        {"fig4-depeweg-bnn", "Fig. 4: Depeweg data, the BNN without z (no heteroscedasticity)",
+        {"fig4-depeweg-ncai",
+         "Fig. 4: Depeweg data, NCAI_λ (latents stay white noise)",
+         {{"dataset", 4}, {"inference", 3}}},
+        {"fig4-depeweg-bnn",
+         "Fig. 4: Depeweg data, the BNN without z (no heteroscedasticity)",
          {{"dataset", 4}, {"inference", 0}}},
-        {"fig4-heavy-tail-mfvi", "Fig. 4: Heavy-Tail data, BNN+LV by mean-field VI", {{"dataset", 0}, {"inference", 1}}},
+        {"fig4-heavy-tail-mfvi",
+         "Fig. 4: Heavy-Tail data, BNN+LV by mean-field VI",
+         {{"dataset", 0}, {"inference", 1}}},
         {"fig4-heavy-tail-ncai", "Fig. 4: Heavy-Tail data, NCAI_λ", {{"dataset", 0}, {"inference", 3}}},
     };
 }
@@ -121,7 +136,8 @@ Figure BnnNcaiScenario::runWith(const RunInput& input, const RunContext& context
     const ParameterValues v = m_schema.complete(input.values);
     const std::string id = kDatasets.at(std::size_t(v.at("dataset")));
     const bnn::DatasetInfo& info = bnn::datasetInfo(id);
-    const std::string path = info.synthetic ? std::string() : locateDataFile(info.fileName, input.dataPath, info.title);
+    const std::string path =
+        info.synthetic ? std::string() : locateDataFile(info.fileName, input.dataPath, info.title);
     const bnn_eval::PreparedData data = bnn_eval::prepare(bnn::makeDataset(id, 0, int(v.at("split")), path));
     context.checkCancelled();
 
@@ -156,8 +172,9 @@ Figure BnnNcaiScenario::runWith(const RunInput& input, const RunContext& context
             .logLikelihood;
     };
     if (select) {
-        TrainedRun zero = train(data, configFrom(v, data.raw, bnn::Variant::Ncai0), epochs, every, context,
-                                publisher(inferenceLabel(bnn::Variant::Ncai0) + ", for the selection", 0, 0.5));
+        TrainedRun zero =
+            train(data, configFrom(v, data.raw, bnn::Variant::Ncai0), epochs, every, context,
+                  publisher(inferenceLabel(bnn::Variant::Ncai0) + ", for the selection", 0, 0.5));
         TrainedRun penalised = train(data, configFrom(v, data.raw, variant), epochs, every, context,
                                      publisher(inferenceLabel(variant), 0.5, 1));
         const double llZero = validation(zero), llPenalised = validation(penalised);
@@ -201,7 +218,9 @@ Figure BnnNcaiScenario::runWith(const RunInput& input, const RunContext& context
     s.set("weight_variance", run.snapshot.weightVariance);
     if (select) {
         s.set("selected_lambda_zero", run.variant == bnn::Variant::Ncai0 ? 1 : 0);
-        Table t{"The paper's selection between NCAI_λ=0 and NCAI_λ", {"inference", "validation log-likelihood"}, {}};
+        Table t{"The paper's selection between NCAI_λ=0 and NCAI_λ",
+                {"inference", "validation log-likelihood"},
+                {}};
         for (const auto& [candidate, ll] : candidates) {
             char buf[32];
             std::snprintf(buf, sizeof buf, "%.4f", ll);
@@ -210,7 +229,8 @@ Figure BnnNcaiScenario::runWith(const RunInput& input, const RunContext& context
         f.tables.push_back(std::move(t));
     }
     if (!run.diverged.empty())
-        f.warnings.push_back("Training diverged (" + run.diverged + ") at epoch " + std::to_string(run.snapshot.epoch) +
+        f.warnings.push_back("Training diverged (" + run.diverged + ") at epoch " +
+                             std::to_string(run.snapshot.epoch) +
                              "; the figure shows the last finite state. Lower the learning rate.");
 
     // The training data in raw units and the latent posterior per training point, so that MI and
@@ -221,7 +241,8 @@ Figure BnnNcaiScenario::runWith(const RunInput& input, const RunContext& context
     else
         for (Eigen::Index c = 0; c < train.x.cols(); ++c) {
             const Eigen::VectorXd col = train.x.col(c);
-            f.data.emplace_back("x" + std::to_string(c + 1), std::vector<double>(col.data(), col.data() + col.size()));
+            f.data.emplace_back("x" + std::to_string(c + 1),
+                                std::vector<double>(col.data(), col.data() + col.size()));
         }
     f.data.emplace_back("y", std::vector<double>(train.y.data(), train.y.data() + train.y.size()));
     if (run.snapshot.hasLatent()) {

@@ -19,7 +19,8 @@ public:
     // As the trace plots label them: log-likelihoods and the ELBO per point, MI in nats.
     std::vector<SummaryUnit> summaryUnits() const override
     {
-        return {{"test_ll", "nats/point"}, {"val_ll", "nats/point"}, {"elbo", "nats/point"}, {"mi_x_z", "nats"}};
+        return {
+            {"test_ll", "nats/point"}, {"val_ll", "nats/point"}, {"elbo", "nats/point"}, {"mi_x_z", "nats"}};
     }
     Figure run(const ParameterValues& values, const RunContext& context) const override;
     Figure runWith(const RunInput& input, const RunContext& context) const override;

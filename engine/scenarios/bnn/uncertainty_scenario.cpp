@@ -43,10 +43,13 @@ Plot methodPlot(const std::string& title, const std::vector<double>& x, const st
     p.legend = LegendPlace::Shared;
     if (d) {
         p.series.push_back({"total H[p(y|x)]", SeriesKind::Line, x, d->total, kTotalColour});
-        p.series.push_back({"aleatoric E_W H[p(y|x,W)]", SeriesKind::Line, x, d->aleatoric, kAleatoricColour});
-        p.series.push_back({"epistemic (total − aleatoric)", SeriesKind::Line, x, d->epistemic, kEpistemicColour});
+        p.series.push_back(
+            {"aleatoric E_W H[p(y|x,W)]", SeriesKind::Line, x, d->aleatoric, kAleatoricColour});
+        p.series.push_back(
+            {"epistemic (total − aleatoric)", SeriesKind::Line, x, d->epistemic, kEpistemicColour});
     }
-    p.series.push_back({"truth's entropy (all aleatoric)", SeriesKind::Line, x, truth, kReferenceColour, true});
+    p.series.push_back(
+        {"truth's entropy (all aleatoric)", SeriesKind::Line, x, truth, kReferenceColour, true});
     return p;
 }
 
@@ -97,9 +100,11 @@ double trueAleatoricEntropy(const std::string& id, double x)
 
 BnnUncertaintyScenario::BnnUncertaintyScenario()
     : m_schema({
-          choiceParameter("dataset", "Data set", kDatasets, 4, "A synthetic set with one input (its truth is known)"),
+          choiceParameter("dataset", "Data set", kDatasets, 4,
+                          "A synthetic set with one input (its truth is known)"),
           integerParameter("epochs", "VI epochs", 100, 100000, 3000, "Epochs of mean-field VI and of NCAI"),
-          integerParameter("hmc_draws", "HMC draws per chain", 20, 20000, 200, "Kept draws of each HMC chain"),
+          integerParameter("hmc_draws", "HMC draws per chain", 20, 20000, 200,
+                           "Kept draws of each HMC chain"),
           integerParameter("hmc_warmup", "HMC warm-up per chain", 20, 20000, 200,
                            "Iterations tuning the step size, then discarded"),
           integerParameter("hmc_chains", "HMC chains", 1, 16, 2, "Independent chains from different starts"),
@@ -109,10 +114,11 @@ BnnUncertaintyScenario::BnnUncertaintyScenario()
                            "Draws of W behind each decomposition (HMC uses all its draws)"),
           integerParameter("latent_draws", "Latent draws per W", 10, 500, 30,
                            "Draws of z per W: the aleatoric entropy of each W comes from these"),
-          choiceParameter("estimator", "Entropy estimator",
-                          {"nearest neighbour (k = 5, the paper's)", "mixture quadrature (exact given the draws)"}, 0,
-                          "The paper uses Kozachenko–Leonenko nearest-neighbour entropies; the quadrature integrates "
-                          "each Gaussian mixture itself"),
+          choiceParameter(
+              "estimator", "Entropy estimator",
+              {"nearest neighbour (k = 5, the paper's)", "mixture quadrature (exact given the draws)"}, 0,
+              "The paper uses Kozachenko–Leonenko nearest-neighbour entropies; the quadrature integrates "
+              "each Gaussian mixture itself"),
           integerParameter("split", "Data split", 0, 99, 0, "Which draw of the training data"),
           integerParameter("seed", "Seed", 0, 100000, 0, "Seed of the initialisations and of every draw"),
       })
@@ -123,13 +129,16 @@ ScenarioInfo BnnUncertaintyScenario::info() const
 {
     return {"bnn-uncertainty", "BNN+LV: aleatoric and epistemic uncertainty, VI and NCAI against HMC",
             "BNN with latent variables",
-            "The entropy decomposition of the predictive over x for MFVI, NCAI and HMC side by side (paper Sec. 7.3, "
+            "The entropy decomposition of the predictive over x for MFVI, NCAI and HMC side by side (paper "
+            "Sec. 7.3, "
             "Fig. 6)"};
 }
 
 std::vector<Preset> BnnUncertaintyScenario::presets() const
 {
-    return {{"fig6", "Fig. 6: Depeweg's data, nearest-neighbour entropies (k = 5)", {{"dataset", 4}, {"estimator", 0}}},
+    return {{"fig6",
+             "Fig. 6: Depeweg's data, nearest-neighbour entropies (k = 5)",
+             {{"dataset", 4}, {"estimator", 0}}},
             {"heavy-tail", "Heavy-Tail data: skewed, heavy-tailed noise", {{"dataset", 0}}}};
 }
 
@@ -142,8 +151,8 @@ std::vector<WorkBudget> BnnUncertaintyScenario::workBudget(const RunInput& input
     for (int l = 1; l < info.hiddenLayers; ++l)
         params += (info.hiddenUnits + 1) * info.hiddenUnits;
     const double vi = (2 * v.at("epochs") + 2000) * info.nTrain * params;
-    const double hmc = v.at("hmc_chains") * (v.at("hmc_draws") + v.at("hmc_warmup")) * 0.75 * v.at("hmc_leapfrog") *
-                       info.nTrain * params;
+    const double hmc = v.at("hmc_chains") * (v.at("hmc_draws") + v.at("hmc_warmup")) * 0.75 *
+                       v.at("hmc_leapfrog") * info.nTrain * params;
     return {{"network operations of VI (epochs × points × weights)", vi, 2e11, "epochs"},
             {"network operations of HMC (leapfrog steps × points × weights)", hmc, 2e11,
              "hmc_draws, hmc_warmup, hmc_chains or hmc_leapfrog"}};
@@ -187,8 +196,8 @@ Figure BnnUncertaintyScenario::run(const ParameterValues& input, const RunContex
         dataPlot.yLabel = "y";
         dataPlot.row = 0;
         dataPlot.column = 0;
-        Series points{"training data", SeriesKind::Scatter, asStd(data.raw.train.x.col(0)), asStd(data.raw.train.y),
-                      kReferenceColour};
+        Series points{"training data", SeriesKind::Scatter, asStd(data.raw.train.x.col(0)),
+                      asStd(data.raw.train.y), kReferenceColour};
         dataPlot.series.push_back(std::move(points));
         f.plots.push_back(std::move(dataPlot));
         f.plots.push_back(methodPlot("BNN+LV, mean-field VI", xs, mfvi, truth, 0, 1));
@@ -208,7 +217,8 @@ Figure BnnUncertaintyScenario::run(const ParameterValues& input, const RunContex
         const TrainedRun run = train(data, configFrom(v, data.raw, variant), epochs, every, context);
         if (!run.diverged.empty())
             problems.push_back(inferenceLabel(variant) + " diverged (" + run.diverged + ")");
-        return decompose(bnn::predictiveDraws(run.snapshot, gridStd, weightDraws, seed + 1, latentDraws), weightDraws);
+        return decompose(bnn::predictiveDraws(run.snapshot, gridStd, weightDraws, seed + 1, latentDraws),
+                         weightDraws);
     };
 
     publish("mean-field VI", 0.0);
@@ -229,9 +239,9 @@ Figure BnnUncertaintyScenario::run(const ParameterValues& input, const RunContex
                                                          : std::sqrt(0.1) / data.raw.reportOutputScale();
     const double latentVariance = std::isfinite(info.sigmaZ2) ? info.sigmaZ2 : 1.0;
     std::vector<int> hidden(std::size_t(info.hiddenLayers), info.hiddenUnits);
-    const bnn::BnnHmcResult chains = bnn::runBnnHmc(data.train.x, data.train.y, hidden, true, noiseSd,
-                                                    kHmcWeightVariance, latentVariance, options,
-                                                    [&] { return context.cancelled(); });
+    const bnn::BnnHmcResult chains =
+        bnn::runBnnHmc(data.train.x, data.train.y, hidden, true, noiseSd, kHmcWeightVariance, latentVariance,
+                       options, [&] { return context.cancelled(); });
     if (chains.cancelled)
         context.checkCancelled();
     const bnn::PredictiveDraws hmcDraws = bnn::hmcPredictiveDraws(chains, gridStd, seed + 2, latentDraws);
@@ -267,7 +277,8 @@ Figure BnnUncertaintyScenario::run(const ParameterValues& input, const RunContex
     s.set("hmc.draws", double(hmcDraws.f.rows() / latentDraws));
     if (acceptance < 0.4 || divergences > 0)
         problems.push_back("HMC mixes poorly (acceptance " + std::to_string(acceptance).substr(0, 4) + ", " +
-                           std::to_string(divergences) + " divergent transitions): raise hmc_warmup or lower "
+                           std::to_string(divergences) +
+                           " divergent transitions): raise hmc_warmup or lower "
                            "hmc_leapfrog");
     for (const std::string& p : problems)
         f.warnings.push_back(p + ".");

@@ -19,8 +19,11 @@ public:
     // Entropies of the predictive on raw y and their rms differences, as the plot's axis says.
     std::vector<SummaryUnit> summaryUnits() const override
     {
-        return {{"*.total.mean", "nats"}, {"*.aleatoric.mean", "nats"}, {"*.epistemic.mean", "nats"},
-                {"*.rms_vs_hmc", "nats"}, {"*.rms_vs_truth", "nats"}};
+        return {{"*.total.mean", "nats"},
+                {"*.aleatoric.mean", "nats"},
+                {"*.epistemic.mean", "nats"},
+                {"*.rms_vs_hmc", "nats"},
+                {"*.rms_vs_truth", "nats"}};
     }
     Figure run(const ParameterValues& values, const RunContext& context) const override;
 

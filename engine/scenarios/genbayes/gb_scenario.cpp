@@ -142,7 +142,8 @@ std::vector<double> asVector(const Eigen::VectorXd& v)
 } // namespace
 
 GbScenario::GbScenario(GbScenarioConfig config)
-    : m_config(std::move(config)), m_schema(parametersFor(m_config.truths, m_config.truthParameters, m_config.principalBasis))
+    : m_config(std::move(config)),
+      m_schema(parametersFor(m_config.truths, m_config.truthParameters, m_config.principalBasis))
 {
 }
 
@@ -194,7 +195,8 @@ std::shared_ptr<const Eigen::MatrixXd> GbScenario::grid(const ParameterBox& box)
 
 std::size_t GbScenario::Evaluations::bytes() const
 {
-    std::size_t doubles = std::size_t(thetas.size() + values.size() + means.size() + sdRatio.size() + sd.size());
+    std::size_t doubles =
+        std::size_t(thetas.size() + values.size() + means.size() + sdRatio.size() + sd.size());
     for (const Eigen::VectorXd& delta : logRatios)
         doubles += std::size_t(delta.size());
     return doubles * sizeof(double);
@@ -235,7 +237,8 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
         throw InvalidParameter("n_obs (" + std::to_string(n) + ") must be at least the number of folds K (" +
                                std::to_string(folds) + ")");
     const Divergence divergence = *divergenceFromId(divergenceIds()[std::size_t(v.at("divergence"))]);
-    const gp::KernelKind kernel = v.at("surface_kernel") == 0 ? gp::KernelKind::Matern52 : gp::KernelKind::Matern32;
+    const gp::KernelKind kernel =
+        v.at("surface_kernel") == 0 ? gp::KernelKind::Matern52 : gp::KernelKind::Matern32;
     const double tempering = v.at("tempering");
     const SimulationDesign design =
         v.at("simulation") == 0 ? SimulationDesign::Stratified : SimulationDesign::Independent;
@@ -257,7 +260,8 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
         for (Eigen::Index g = 0; g < grid.rows(); ++g) {
             if (g % 4096 == 0)
                 context.checkCancelled();
-            const Eigen::VectorXd logRatios = modelLogRatios(*model, observed, grid.row(g).transpose(), logDensity);
+            const Eigen::VectorXd logRatios =
+                modelLogRatios(*model, observed, grid.row(g).transpose(), logDensity);
             for (std::size_t k = 0; k < which.size(); ++k)
                 d(g, Eigen::Index(k)) = divergenceEstimate(kAllDivergences[which[k]], logRatios);
         }
@@ -387,8 +391,8 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
         view.evaluatedValues = s.divergences;
         finishView(view.surfaceMean);
         evaluations = s.step;
-        storeSurface(surfaceKey, {view.surfaceMean, view.surfaceSd, view.evaluated, view.evaluatedValues,
-                                  evaluations});
+        storeSurface(surfaceKey,
+                     {view.surfaceMean, view.surfaceSd, view.evaluated, view.evaluatedValues, evaluations});
         made.kernel = kernel;
         auto keep = [this, recentKey](std::shared_ptr<const Evaluations> entry) {
             std::lock_guard lock(m_cacheMutex);
@@ -410,7 +414,8 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
                 made.values.resize(made.thetas.rows(), kDivergenceCount);
                 for (Eigen::Index i = 0; i < made.values.rows(); ++i)
                     for (int k = 0; k < kDivergenceCount; ++k)
-                        made.values(i, k) = divergenceEstimate(kAllDivergences[k], made.logRatios[std::size_t(i)]);
+                        made.values(i, k) =
+                            divergenceEstimate(kAllDivergences[k], made.logRatios[std::size_t(i)]);
                 ShapedSurfaces shaped =
                     smoothWithShape(box, grid, made.thetas, made.values, kernel, hyperparameters, context);
                 made.means = std::move(shaped.means);

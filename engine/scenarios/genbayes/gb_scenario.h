@@ -68,10 +68,10 @@ private:
         Eigen::MatrixXd thetas;
         std::vector<Eigen::VectorXd> logRatios;
         gp::KernelKind kernel = gp::KernelKind::Matern52;
-        Eigen::MatrixXd values;   // D̂_f per evaluation (rows) and divergence (kAllDivergences order)
-        Eigen::MatrixXd means;    // stand-in GP mean per grid point and divergence; empty if not made
-        Eigen::VectorXd sdRatio;  // per divergence: its sd is sdRatio · sd
-        Eigen::VectorXd sd;       // the loop's final GP sd on the grid
+        Eigen::MatrixXd values;  // D̂_f per evaluation (rows) and divergence (kAllDivergences order)
+        Eigen::MatrixXd means;   // stand-in GP mean per grid point and divergence; empty if not made
+        Eigen::VectorXd sdRatio; // per divergence: its sd is sdRatio · sd
+        Eigen::VectorXd sd;      // the loop's final GP sd on the grid
         std::size_t bytes() const;
     };
     // D_f with the true g on the grid, by the data and the divergence. A loop that published

@@ -21,7 +21,8 @@ std::vector<ParameterSpec> bq1dParameters()
         choiceParameter("integrand", "Integrand ℓ(x)", integrandNames(), 0,
                         "peaked likelihood, two-mode mixture, wide smooth bump, or the drop-of-a-ball "
                         "virtual-evidence likelihood of g (ue-drop-ball; use prior mean ≈ 10)"),
-        realParameter("prior_mean", "Prior mean b", "", -5, 15, 0, "Mean of the Gaussian prior p(x) = N(b, s²)"),
+        realParameter("prior_mean", "Prior mean b", "", -5, 15, 0,
+                      "Mean of the Gaussian prior p(x) = N(b, s²)"),
         realParameter("prior_sd", "Prior sd s", "", 0.1, 5, 1, "Standard deviation of the prior p(x)", true),
     };
     for (auto& s : studyParameters(5, 15))
@@ -29,7 +30,7 @@ std::vector<ParameterSpec> bq1dParameters()
     return specs;
 }
 
-}  // namespace
+} // namespace
 
 Bq1dScenario::Bq1dScenario() : m_schema(bq1dParameters()) {}
 
@@ -41,16 +42,20 @@ ScenarioInfo Bq1dScenario::info() const
 
 std::vector<Preset> Bq1dScenario::presets() const
 {
-    return {{"peaked-log-gp", "Peaked likelihood, log-GP BQ with active sampling (the default)",
+    return {{"peaked-log-gp",
+             "Peaked likelihood, log-GP BQ with active sampling (the default)",
              {{"integrand", 0}, {"method", 1}, {"strategy", 2}}},
-            {"peaked-gp", "Peaked likelihood, GP BQ on ℓ itself: a stationary GP fits a peak badly",
+            {"peaked-gp",
+             "Peaked likelihood, GP BQ on ℓ itself: a stationary GP fits a peak badly",
              {{"integrand", 0}, {"method", 0}, {"strategy", 2}}},
-            {"two-mode", "Two-mode mixture, log-GP BQ with active sampling: it finds the second mode",
+            {"two-mode",
+             "Two-mode mixture, log-GP BQ with active sampling: it finds the second mode",
              {{"integrand", 1}, {"method", 1}, {"strategy", 2}, {"n_samples", 25}}},
             {"two-mode-grid",
              "Two-mode mixture on a quasi-random design: log-GP BQ's weak case (wide band, jumpy Z)",
              {{"integrand", 1}, {"method", 1}, {"strategy", 1}, {"n_samples", 25}}},
-            {"drop-ball", "The drop-of-a-ball virtual-evidence likelihood of g under the prior N(10, 1²)",
+            {"drop-ball",
+             "The drop-of-a-ball virtual-evidence likelihood of g under the prior N(10, 1²)",
              {{"integrand", 3}, {"prior_mean", 10}, {"prior_sd", 1}, {"method", 1}, {"strategy", 2}}}};
 }
 
@@ -94,8 +99,8 @@ Figure Bq1dScenario::runWith(const RunInput& input, const RunContext& context) c
         hi = std::max(hi, x);
     }
     const double truth = trueIntegral(which, b, s);
-    const bq::StudyResult r =
-        bq::runStudy([&](double x) { return logIntegrand(which, x); }, p, settings, lo, hi, kPlotPoints, context);
+    const bq::StudyResult r = bq::runStudy([&](double x) { return logIntegrand(which, x); }, p, settings, lo,
+                                           hi, kPlotPoints, context);
 
     const std::string xName = which == Integrand::DropBall ? "g (m/s²)" : "x";
     Plot top;
@@ -145,4 +150,4 @@ Figure Bq1dScenario::runWith(const RunInput& input, const RunContext& context) c
     return figure;
 }
 
-}  // namespace evx::scenarios
+} // namespace evx::scenarios

@@ -21,4 +21,4 @@ private:
     ParameterSchema m_schema;
 };
 
-}  // namespace evx::scenarios
+} // namespace evx::scenarios

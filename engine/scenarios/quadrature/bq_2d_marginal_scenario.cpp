@@ -40,7 +40,7 @@ bool isFitPoint(int n)
     return v == n;
 }
 
-}  // namespace
+} // namespace
 
 double Bq2dMarginalScenario::integrand(double x, double y)
 {
@@ -60,8 +60,8 @@ double Bq2dMarginalScenario::trueMarginal(double x, double ySd)
     for (const Bump& b : kBumps) {
         const double c = b.my + b.r * b.sy * (x - b.mx) / b.sx;
         const double v = b.sy * b.sy * (1 - b.r * b.r);
-        f += b.height * 2 * std::numbers::pi * b.sx * b.sy * std::sqrt(1 - b.r * b.r) * normalPdf(x, b.mx, b.sx) *
-             normalPdf(c, 0, std::sqrt(v + ySd * ySd));
+        f += b.height * 2 * std::numbers::pi * b.sx * b.sy * std::sqrt(1 - b.r * b.r) *
+             normalPdf(x, b.mx, b.sx) * normalPdf(c, 0, std::sqrt(v + ySd * ySd));
     }
     return f;
 }
@@ -82,15 +82,19 @@ double Bq2dMarginalScenario::trueIntegral(double xSd, double ySd)
 Bq2dMarginalScenario::Bq2dMarginalScenario()
     : m_schema({
           realParameter("x_prior_sd", "Prior sd of x", "", 0.3, 3, 1, "p(x) = N(0, sd²)", true),
-          realParameter("y_prior_sd", "Prior sd of y (nuisance)", "", 0.3, 3, 1, "p(y) = N(0, sd²), integrated out", true),
+          realParameter("y_prior_sd", "Prior sd of y (nuisance)", "", 0.3, 3, 1,
+                        "p(y) = N(0, sd²), integrated out", true),
           choiceParameter("strategy", "Sampling strategy", {"mc", "grid", "active"}, 1,
                           "Random draws from p(x, y), a quasi-random (Halton) design, or active sampling "
                           "(the point that most reduces V[Z])"),
           integerParameter("n_samples", "Number of samples", 3, 150, 30,
-                           "Samples placed by the strategy (after any you clicked); Play adds one at a time", true),
-          realParameter("lengthscale", "Kernel lengthscale (0 = fitted)", "", 0, 3, 0,
-                        "Lengthscale of the Gaussian kernel in x and y; 0 fits one per axis by maximum likelihood"),
-          integerParameter("seed", "Random seed", 1, 1000, 1, "Seed of the Monte Carlo draws and of the quasi-random shift"),
+                           "Samples placed by the strategy (after any you clicked); Play adds one at a time",
+                           true),
+          realParameter(
+              "lengthscale", "Kernel lengthscale (0 = fitted)", "", 0, 3, 0,
+              "Lengthscale of the Gaussian kernel in x and y; 0 fits one per axis by maximum likelihood"),
+          integerParameter("seed", "Random seed", 1, 1000, 1,
+                           "Seed of the Monte Carlo draws and of the quasi-random shift"),
       })
 {
 }
@@ -195,7 +199,7 @@ Figure Bq2dMarginalScenario::runWith(const RunInput& input, const RunContext& co
             // than let the line search chase rounding, which made the slowest seeds' fits 100 ms.
             o.relativeImprovement = 1e-6;
             o.maxLineSearch = 10;
-            o.boundMargin = 0.05;  // a warm start from a bound can leave it (gp_regression.h)
+            o.boundMargin = 0.05; // a warm start from a bound can leave it (gp_regression.h)
             gp::fitHyperparameters(g, o);
             w = g.kernel().lengthscales();
             if (gpEachStep || k == users + n) {
@@ -217,7 +221,7 @@ Figure Bq2dMarginalScenario::runWith(const RunInput& input, const RunContext& co
     for (int iy = 0; iy < kMapPoints; ++iy)
         for (int ix = 0; ix < kMapPoints; ++ix)
             truthMap.values.push_back(integrand(mapX[ix], mapY[iy]));
-    const Eigen::MatrixXd mm = bq::productGridMean(inc->gp(), mapX, mapY);  // (ix, iy): x fastest, as the map
+    const Eigen::MatrixXd mm = bq::productGridMean(inc->gp(), mapX, mapY); // (ix, iy): x fastest, as the map
     meanMap.values.assign(mm.data(), mm.data() + mm.size());
     Series samples;
     samples.name = "samples";
@@ -244,7 +248,7 @@ Figure Bq2dMarginalScenario::runWith(const RunInput& input, const RunContext& co
 
     context.checkCancelled();
     const bq::MarginalGp marginal(inc->gp(), 0.0, sy);
-    const double hHat = inc->outputScale();  // variances scale by ĥ (output scale integrated out)
+    const double hHat = inc->outputScale(); // variances scale by ĥ (output scale integrated out)
     Plot mPlot;
     mPlot.title = "Marginal ∫ f(x, y) p(y) dy: GP (y integrated out in closed form) against the truth";
     mPlot.xLabel = "x";
@@ -292,4 +296,4 @@ Figure Bq2dMarginalScenario::runWith(const RunInput& input, const RunContext& co
     return figure;
 }
 
-}  // namespace evx::scenarios
+} // namespace evx::scenarios

@@ -29,4 +29,4 @@ private:
     ParameterSchema m_schema;
 };
 
-}  // namespace evx::scenarios
+} // namespace evx::scenarios

@@ -11,7 +11,7 @@
 namespace evx::scenarios::quadrature {
 namespace {
 
-constexpr int kGrid = 5;  // prior means × prior sds per integrand
+constexpr int kGrid = 5; // prior means × prior sds per integrand
 
 struct PriorRange {
     double meanLo, meanHi, sdLo, sdHi;
@@ -24,9 +24,12 @@ PriorRange priorRange(Integrand which)
 {
     switch (which) {
     case Integrand::Peaked:
-    case Integrand::TwoMode: return {-1, 1, 0.5, 3};
-    case Integrand::WideBump: return {-2, 2, 0.7, 4};
-    case Integrand::DropBall: return {9, 11, 0.5, 2};
+    case Integrand::TwoMode:
+        return {-1, 1, 0.5, 3};
+    case Integrand::WideBump:
+        return {-2, 2, 0.7, 4};
+    case Integrand::DropBall:
+        return {9, 11, 0.5, 2};
     }
     return {};
 }
@@ -39,7 +42,7 @@ int choiceIndex(const std::vector<std::string>& choices, const std::string& name
     return int(it - choices.begin());
 }
 
-}  // namespace
+} // namespace
 
 std::vector<CalibrationCell> calibrationCells()
 {
@@ -125,4 +128,4 @@ CoverageSummary coverage(const std::vector<CalibrationOutcome>& outcomes)
     return s;
 }
 
-}  // namespace evx::scenarios::quadrature
+} // namespace evx::scenarios::quadrature

@@ -18,10 +18,10 @@
 namespace evx::scenarios::quadrature {
 
 struct CalibrationCell {
-    std::string method;    // "bq" or "log-gp-bq" (bq-1d's method choices)
-    std::string strategy;  // "active" or "mc"
+    std::string method;   // "bq" or "log-gp-bq" (bq-1d's method choices)
+    std::string strategy; // "active" or "mc"
     int samples = 10;
-    double target = 0.95;  // the coverage issue 13 asks of this cell
+    double target = 0.95; // the coverage issue 13 asks of this cell
 };
 
 // The 12 cells in table order (method, strategy, then n = 10, 25, 50).
@@ -35,18 +35,18 @@ std::vector<ParameterValues> calibrationConfigurations(const CalibrationCell& ce
 // What a run contributes: the truth, the estimate and its sd (z.true, z.mean, z.sd).
 struct CalibrationOutcome {
     double truth = 0, mean = 0, sd = 0;
-    bool covered() const;                  // |mean − truth| ≤ 2 sd
-    double standardisedError() const;      // |mean − truth| / sd (inf for sd = 0)
+    bool covered() const;             // |mean − truth| ≤ 2 sd
+    double standardisedError() const; // |mean − truth| / sd (inf for sd = 0)
 };
 CalibrationOutcome calibrationOutcome(const Figure& figure);
 
 struct CoverageSummary {
     int runs = 0;
     int covered = 0;
-    double coverage = 0;               // covered / runs
-    double medianStandardisedError = 0;  // 0.674 for a calibrated Gaussian band
+    double coverage = 0;                // covered / runs
+    double medianStandardisedError = 0; // 0.674 for a calibrated Gaussian band
     double maxStandardisedError = 0;
 };
 CoverageSummary coverage(const std::vector<CalibrationOutcome>& outcomes);
 
-}  // namespace evx::scenarios::quadrature
+} // namespace evx::scenarios::quadrature

@@ -38,7 +38,8 @@ Study bqCalibrationStudy()
         const ParameterValues v = calibrationConfigurations(c, 1).front();
         StudyCell cell;
         cell.labels = {{"method", c.method}, {"strategy", c.strategy}, {"n", std::to_string(c.samples)}};
-        cell.values = {{"method", v.at("method")}, {"strategy", v.at("strategy")}, {"n_samples", v.at("n_samples")}};
+        cell.values = {
+            {"method", v.at("method")}, {"strategy", v.at("strategy")}, {"n_samples", v.at("n_samples")}};
         cell.paper = {{"covered", c.target}};
         s.cells.push_back(std::move(cell));
     }

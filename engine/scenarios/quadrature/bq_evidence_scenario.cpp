@@ -27,29 +27,39 @@ std::vector<ParameterSpec> evidenceParameters()
         realParameter("sigma_obs", "Timing error sd", "s", 0.001, 0.1, 0.025,
                       "How far the student's reaction may be off the true time", true),
         realParameter("g_prior_mean", "Prior mean of g", "m/s²", 1, 30, 10, "Mean of the Normal prior on g"),
-        realParameter("g_prior_sd", "Prior sd of g", "m/s²", 0.05, 5, 1, "Standard deviation of the prior on g", true),
+        realParameter("g_prior_sd", "Prior sd of g", "m/s²", 0.05, 5, 1,
+                      "Standard deviation of the prior on g", true),
     };
     for (auto& s : studyParameters(5, 10))
         specs.push_back(std::move(s));
     return specs;
 }
 
-}  // namespace
+} // namespace
 
 BqEvidenceScenario::BqEvidenceScenario() : m_schema(evidenceParameters()) {}
 
 ScenarioInfo BqEvidenceScenario::info() const
 {
-    return {"bq-evidence", "Model evidence of the drop of a ball by log-GP BQ", "Bayesian quadrature",
-            "The evidence of the drop-of-a-ball model under virtual evidence, and the posterior over g, by BQ"};
+    return {
+        "bq-evidence", "Model evidence of the drop of a ball by log-GP BQ", "Bayesian quadrature",
+        "The evidence of the drop-of-a-ball model under virtual evidence, and the posterior over g, by BQ"};
 }
 
 std::vector<Preset> BqEvidenceScenario::presets() const
 {
-    return {{"fig4", "The drop of a ball of ue-drop-ball (Fig. 4 of the uncertain-evidence paper), log-GP BQ",
-             {{"height", 1}, {"t_obs", 0.43}, {"sigma_model", 0.005}, {"sigma_obs", 0.025}, {"g_prior_mean", 10},
-              {"g_prior_sd", 1}, {"method", 1}, {"strategy", 2}}},
-            {"wide-prior", "A wide prior on g: the likelihood is a narrow peak within it",
+    return {{"fig4",
+             "The drop of a ball of ue-drop-ball (Fig. 4 of the uncertain-evidence paper), log-GP BQ",
+             {{"height", 1},
+              {"t_obs", 0.43},
+              {"sigma_model", 0.005},
+              {"sigma_obs", 0.025},
+              {"g_prior_mean", 10},
+              {"g_prior_sd", 1},
+              {"method", 1},
+              {"strategy", 2}}},
+            {"wide-prior",
+             "A wide prior on g: the likelihood is a narrow peak within it",
              {{"g_prior_sd", 1.5}, {"n_samples", 20}}}};
 }
 
@@ -188,4 +198,4 @@ Figure BqEvidenceScenario::runWith(const RunInput& input, const RunContext& cont
     return figure;
 }
 
-}  // namespace evx::scenarios
+} // namespace evx::scenarios

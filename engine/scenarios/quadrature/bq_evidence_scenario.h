@@ -18,7 +18,7 @@ public:
     // The evidence is a density over the stopwatch reading (1/s); the posteriors are over g.
     std::vector<SummaryUnit> summaryUnits() const override
     {
-        return {{"evidence.true", "1/s"}, {"evidence.mean", "1/s"}, {"evidence.sd", "1/s"},
+        return {{"evidence.true", "1/s"},      {"evidence.mean", "1/s"},    {"evidence.sd", "1/s"},
                 {"evidence.sd_plugin", "1/s"}, {"mc.evidence.mean", "1/s"}, {"posterior.*", "m/s²"},
                 {"posterior_true.*", "m/s²"}};
     }
@@ -29,4 +29,4 @@ private:
     ParameterSchema m_schema;
 };
 
-}  // namespace evx::scenarios
+} // namespace evx::scenarios

@@ -48,7 +48,8 @@ double trueIntegral(Integrand which, double priorMean, double priorSd)
     return integrateAgainstPrior([which](double x) { return logIntegrand(which, x); }, priorMean, priorSd);
 }
 
-double integrateAgainstPrior(const std::function<double(double)>& logL, double priorMean, double priorSd, int power)
+double integrateAgainstPrior(const std::function<double(double)>& logL, double priorMean, double priorSd,
+                             int power)
 {
     using boost::math::quadrature::gauss_kronrod;
     // 30 panels over ±12 sd, each 0.8 sd wide and refined adaptively to 1e-11 relative: a
@@ -68,9 +69,9 @@ double integrateAgainstPrior(const std::function<double(double)>& logL, double p
     };
     double sum = 0;
     for (int k = 0; k < panels; ++k)
-        sum += gauss_kronrod<double, 31>::integrate(f, lo + (hi - lo) * k / panels, lo + (hi - lo) * (k + 1) / panels,
-                                                    10, 1e-11);
+        sum += gauss_kronrod<double, 31>::integrate(f, lo + (hi - lo) * k / panels,
+                                                    lo + (hi - lo) * (k + 1) / panels, 10, 1e-11);
     return sum;
 }
 
-}  // namespace evx::scenarios::quadrature
+} // namespace evx::scenarios::quadrature

@@ -29,4 +29,4 @@ struct DropBallEvidence {
     double logLikelihood(double g) const;
 };
 
-}  // namespace evx::scenarios::quadrature
+} // namespace evx::scenarios::quadrature

@@ -18,7 +18,8 @@ std::vector<ParameterSpec> studyParameters(double lengthscaleMax, int defaultSam
                          true),
         realParameter("lengthscale", "Kernel lengthscale (0 = fitted)", "", 0, lengthscaleMax, 0,
                       "Lengthscale of the Gaussian kernel; 0 fits it by maximum marginal likelihood"),
-        integerParameter("seed", "Random seed", 1, 1000, 1, "Seed of the Monte Carlo draws and of the quasi-random shift"),
+        integerParameter("seed", "Random seed", 1, 1000, 1,
+                         "Seed of the Monte Carlo draws and of the quasi-random shift"),
     };
 }
 
@@ -27,8 +28,9 @@ bq::StudySettings studySettings(const ParameterValues& v, const RunInput* input)
     bq::StudySettings s;
     s.method = bq::Method(int(v.at("method")));
     const int strategy = int(v.at("strategy"));
-    s.strategy = strategy == 0 ? bq::Strategy::MonteCarlo
-                               : strategy == 1 ? bq::Strategy::QuasiRandom : bq::Strategy::Active;
+    s.strategy = strategy == 0   ? bq::Strategy::MonteCarlo
+                 : strategy == 1 ? bq::Strategy::QuasiRandom
+                                 : bq::Strategy::Active;
     s.samples = int(v.at("n_samples"));
     s.lengthscale = v.at("lengthscale");
     s.seed = std::uint64_t(v.at("seed"));
@@ -41,9 +43,12 @@ bq::StudySettings studySettings(const ParameterValues& v, const RunInput* input)
 std::string methodName(bq::Method m)
 {
     switch (m) {
-    case bq::Method::GpBq: return "GP BQ";
-    case bq::Method::LogGpBq: return "log-GP BQ";
-    case bq::Method::MonteCarlo: return "Monte Carlo";
+    case bq::Method::GpBq:
+        return "GP BQ";
+    case bq::Method::LogGpBq:
+        return "log-GP BQ";
+    case bq::Method::MonteCarlo:
+        return "Monte Carlo";
     }
     return "";
 }
@@ -69,7 +74,7 @@ void addTrace(Plot& plot, const std::vector<bq::TracePoint>& trace, const std::s
     plot.series.push_back(std::move(mean));
 }
 
-}  // namespace
+} // namespace
 
 Plot convergencePlot(const bq::StudyResult& r, bq::Method method, double truth, const std::string& zName)
 {
@@ -156,4 +161,4 @@ void addModel(Plot& plot, const bq::StudyResult& r, bq::Method method, int userP
         plot.series.push_back(std::move(clicked));
 }
 
-}  // namespace evx::scenarios::quadrature
+} // namespace evx::scenarios::quadrature

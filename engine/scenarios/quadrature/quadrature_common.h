@@ -24,4 +24,4 @@ Plot relativeErrorPlot(const bq::StudyResult& r, bq::Method method, double truth
 // Samples, model mean with its ±2 sd band; the caller adds the true curve and the prior.
 void addModel(Plot& plot, const bq::StudyResult& r, bq::Method method, int userPoints);
 
-}  // namespace evx::scenarios::quadrature
+} // namespace evx::scenarios::quadrature

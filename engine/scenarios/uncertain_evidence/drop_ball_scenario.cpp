@@ -78,7 +78,7 @@ Series predictiveSeries(const models::DropBallModel& m, const GridDensity& prior
         logPi[k] = m.logPrior(g) + std::log(4 * m.height() / (u[k] * u[k] * u[k]));
     }
     Eigen::ArrayXd pi = (logPi - logPi.maxCoeff()).exp();
-    pi[0] *= 0.5;  // trapezoid weights (the common step cancels in the normalisation)
+    pi[0] *= 0.5; // trapezoid weights (the common step cancels in the normalisation)
     pi[ug.size() - 1] *= 0.5;
     pi /= pi.sum() * ug.step();
     const double halfWidth = 9 * sm, norm = 1 / (sm * std::sqrt(2 * std::numbers::pi));
@@ -98,7 +98,7 @@ Series predictiveSeries(const models::DropBallModel& m, const GridDensity& prior
     return s;
 }
 
-}  // namespace
+} // namespace
 
 DropBallScenario::DropBallScenario()
     : m_schema({
@@ -126,9 +126,14 @@ ScenarioInfo DropBallScenario::info() const
 
 std::vector<Preset> DropBallScenario::presets() const
 {
-    return {{"fig4", "Fig. 4: 1 m fall timed at 0.43 s ± 0.025 s, model error 0.005 s",
-             {{"height", 1}, {"t_obs", 0.43}, {"sigma_model", 0.005}, {"sigma_obs", 0.025},
-              {"g_prior_mean", 10}, {"g_prior_sd", 1}}}};
+    return {{"fig4",
+             "Fig. 4: 1 m fall timed at 0.43 s ± 0.025 s, model error 0.005 s",
+             {{"height", 1},
+              {"t_obs", 0.43},
+              {"sigma_model", 0.005},
+              {"sigma_obs", 0.025},
+              {"g_prior_mean", 10},
+              {"g_prior_sd", 1}}}};
 }
 
 Figure DropBallScenario::run(const ParameterValues& input, const RunContext& context) const
@@ -159,12 +164,11 @@ Figure DropBallScenario::run(const ParameterValues& input, const RunContext& con
                                       {r.jeffrey.mean, r.jeffrey.sd},
                                       {r.virtualEvidence.mean, r.virtualEvidence.sd},
                                       {r.distributional.mean, r.distributional.sd}});
-    posterior.series = {densitySeries(Reading::Prior, r.prior.x, r.prior.pdf, range.lo, range.hi),
-                        densitySeries(Reading::Jeffrey, r.jeffrey.x, r.jeffrey.pdf, range.lo, range.hi),
-                        densitySeries(Reading::Virtual, r.virtualEvidence.x, r.virtualEvidence.pdf,
-                                      range.lo, range.hi),
-                        densitySeries(Reading::Distributional, r.distributional.x,
-                                      r.distributional.pdf, range.lo, range.hi)};
+    posterior.series = {
+        densitySeries(Reading::Prior, r.prior.x, r.prior.pdf, range.lo, range.hi),
+        densitySeries(Reading::Jeffrey, r.jeffrey.x, r.jeffrey.pdf, range.lo, range.hi),
+        densitySeries(Reading::Virtual, r.virtualEvidence.x, r.virtualEvidence.pdf, range.lo, range.hi),
+        densitySeries(Reading::Distributional, r.distributional.x, r.distributional.pdf, range.lo, range.hi)};
     posterior.markers.push_back({"g = 9.81 m/s²", kEarthG});
     figure.plots.push_back(std::move(posterior));
 
@@ -203,4 +207,4 @@ Figure DropBallScenario::run(const ParameterValues& input, const RunContext& con
     return figure;
 }
 
-}  // namespace evx::scenarios
+} // namespace evx::scenarios

@@ -15,7 +15,9 @@ public:
     // Every posterior is over g; var_y is the variance of the stopwatch reading.
     std::vector<SummaryUnit> summaryUnits() const override
     {
-        return {{"*.mean", "m/s²"}, {"*.sd", "m/s²"}, {"jeffrey.var_y", "s²"},
+        return {{"*.mean", "m/s²"},
+                {"*.sd", "m/s²"},
+                {"jeffrey.var_y", "s²"},
                 {"jeffrey.expected_var_given_zeta", "s²"}};
     }
     Figure run(const ParameterValues& values, const RunContext& context) const override;
@@ -24,4 +26,4 @@ private:
     ParameterSchema m_schema;
 };
 
-}  // namespace evx::scenarios
+} // namespace evx::scenarios

@@ -9,17 +9,22 @@ namespace evx::scenarios {
 ReadingStyle readingStyle(Reading reading)
 {
     switch (reading) {
-    case Reading::Prior: return {"Prior", "prior", kReferenceColour, true};
-    case Reading::Exact: return {"Exact evidence", "exact", 5, true};
-    case Reading::Jeffrey: return {"Jeffrey's rule", "jeffrey", 0, false};
-    case Reading::Virtual: return {"Virtual evidence", "virtual", 3, false};
-    case Reading::Distributional: return {"Distributional evidence", "distributional", 2, false};
+    case Reading::Prior:
+        return {"Prior", "prior", kReferenceColour, true};
+    case Reading::Exact:
+        return {"Exact evidence", "exact", 5, true};
+    case Reading::Jeffrey:
+        return {"Jeffrey's rule", "jeffrey", 0, false};
+    case Reading::Virtual:
+        return {"Virtual evidence", "virtual", 3, false};
+    case Reading::Distributional:
+        return {"Distributional evidence", "distributional", 2, false};
     }
     return {"?", "unknown", -1, false};
 }
 
-Series densitySeries(Reading reading, const std::vector<double>& x, const std::vector<double>& pdf,
-                     double lo, double hi)
+Series densitySeries(Reading reading, const std::vector<double>& x, const std::vector<double>& pdf, double lo,
+                     double hi)
 {
     const ReadingStyle style = readingStyle(reading);
     Series s;
@@ -111,7 +116,7 @@ bool startsWith(const std::string& text, const char* prefix)
     return text.rfind(prefix, 0) == 0;
 }
 
-}  // namespace
+} // namespace
 
 void applyEmphasis(Figure& figure, const ParameterValues& values)
 {
@@ -140,4 +145,4 @@ void applyEmphasis(Figure& figure, const ParameterValues& values)
         }
 }
 
-}  // namespace evx::scenarios
+} // namespace evx::scenarios

@@ -16,19 +16,19 @@ namespace evx::scenarios {
 enum class Reading { Prior, Exact, Jeffrey, Virtual, Distributional };
 
 struct ReadingStyle {
-    const char* legend;      // e.g. "Jeffrey's rule"
-    const char* summaryKey;  // e.g. "jeffrey"
-    int colour;              // palette index
+    const char* legend;     // e.g. "Jeffrey's rule"
+    const char* summaryKey; // e.g. "jeffrey"
+    int colour;             // palette index
     bool dashed;
 };
 ReadingStyle readingStyle(Reading reading);
 
 // The external evidence density q itself, drawn beside the prior predictive.
-inline constexpr int kEvidenceColour = 4;  // vermillion
+inline constexpr int kEvidenceColour = 4; // vermillion
 
 // A density curve restricted to [lo, hi] so the plot frames where the mass is.
-Series densitySeries(Reading reading, const std::vector<double>& x, const std::vector<double>& pdf,
-                     double lo, double hi);
+Series densitySeries(Reading reading, const std::vector<double>& x, const std::vector<double>& pdf, double lo,
+                     double hi);
 
 // The interval that shows every curve: the union of mean ± width·sd.
 struct Range {
@@ -55,4 +55,4 @@ ParameterSpec emphasisParameter();
 // series of the chosen reading (e.g. distributional in a scenario without it).
 void applyEmphasis(Figure& figure, const ParameterValues& values);
 
-}  // namespace evx::scenarios
+} // namespace evx::scenarios

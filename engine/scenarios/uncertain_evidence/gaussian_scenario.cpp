@@ -20,17 +20,19 @@ Series normalSeries(Reading reading, const models::Normal& n, Range range)
     return densitySeries(reading, x, pdf, range.lo, range.hi);
 }
 
-}  // namespace
+} // namespace
 
 GaussianScenario::GaussianScenario()
     : m_schema({
           realParameter("mu_x", "Prior mean μ_x", "", -20, 20, -10, "Mean of the prior p(x) = N(μ_x, σ_x²)"),
-          realParameter("sigma_x", "Prior sd σ_x", "", 0.05, 20, 2, "Standard deviation of the prior on x", true),
+          realParameter("sigma_x", "Prior sd σ_x", "", 0.05, 20, 2, "Standard deviation of the prior on x",
+                        true),
           realParameter("sigma_y_given_x", "Model noise sd σ_y|x", "", 0.05, 20, 1,
-               "Standard deviation of y given x: p(y | x) = N(x, σ_y|x²)", true),
+                        "Standard deviation of y given x: p(y | x) = N(x, σ_y|x²)", true),
           realParameter("sigma_q", "Evidence sd σ_q", "", 0.05, 20, 2,
-               "Standard deviation of the uncertain evidence q = N(ζ, σ_q²)", true),
-          realParameter("zeta", "Evidence centre ζ", "", -20, 20, 2, "Where the uncertain evidence about y is centred"),
+                        "Standard deviation of the uncertain evidence q = N(ζ, σ_q²)", true),
+          realParameter("zeta", "Evidence centre ζ", "", -20, 20, 2,
+                        "Where the uncertain evidence about y is centred"),
           emphasisParameter(),
       })
 {
@@ -46,9 +48,11 @@ ScenarioInfo GaussianScenario::info() const
 std::vector<Preset> GaussianScenario::presets() const
 {
     return {
-        {"fig2-left", "Fig. 2 left: the three readings give very different posteriors",
+        {"fig2-left",
+         "Fig. 2 left: the three readings give very different posteriors",
          {{"mu_x", -10}, {"sigma_x", 2}, {"sigma_y_given_x", 1}, {"sigma_q", 2}, {"zeta", 2}}},
-        {"fig2-right", "Fig. 2 right: the three readings are indistinguishable",
+        {"fig2-right",
+         "Fig. 2 right: the three readings are indistinguishable",
          {{"mu_x", 0}, {"sigma_x", 5}, {"sigma_y_given_x", 2}, {"sigma_q", 0.5}, {"zeta", 2}}},
     };
 }
@@ -102,4 +106,4 @@ Figure GaussianScenario::run(const ParameterValues& input, const RunContext& con
     return figure;
 }
 
-}  // namespace evx::scenarios
+} // namespace evx::scenarios

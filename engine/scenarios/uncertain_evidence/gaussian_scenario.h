@@ -18,4 +18,4 @@ private:
     ParameterSchema m_schema;
 };
 
-}  // namespace evx::scenarios
+} // namespace evx::scenarios

@@ -19,9 +19,9 @@ constexpr int kContourBins = 32;
 constexpr Reading kOrder[3] = {Reading::Jeffrey, Reading::Virtual, Reading::Distributional};
 
 struct Dimension {
-    const char* key;    // summary key
-    const char* label;  // axis label
-    const char* name;   // in titles
+    const char* key;   // summary key
+    const char* label; // axis label
+    const char* name;  // in titles
     bool angle;
 };
 constexpr Dimension kDim[kDims] = {{"P", "P − P_true (minutes)", "the period P", false},
@@ -60,7 +60,8 @@ std::pair<double, double> quantiles(const Eigen::VectorXd& v, double pLo, double
     std::nth_element(copy.begin(), copy.begin() + std::ptrdiff_t(kLo), copy.end());
     const double lo = copy[kLo];
     if (kHi > kLo)
-        std::nth_element(copy.begin() + std::ptrdiff_t(kLo) + 1, copy.begin() + std::ptrdiff_t(kHi), copy.end());
+        std::nth_element(copy.begin() + std::ptrdiff_t(kLo) + 1, copy.begin() + std::ptrdiff_t(kHi),
+                         copy.end());
     return {lo, copy[kHi]};
 }
 
@@ -121,7 +122,7 @@ Series crosshair(double x, double y, const Ranges& r, int a, int b)
     constexpr int kPoints = 21;
     Series t;
     t.name = "True orbit";
-    t.colour = 5;  // reddish purple: apart from the readings and from the black prior
+    t.colour = 5; // reddish purple: apart from the readings and from the black prior
     t.dashed = true;
     for (int i = 0; i < kPoints; ++i) {
         t.x.push_back(r.lo[a] + (r.hi[a] - r.lo[a]) * i / (kPoints - 1));
@@ -153,7 +154,7 @@ Plot cornerCell(int row, int column)
     return p;
 }
 
-}  // namespace
+} // namespace
 
 Figure keplerCornerFigure(const Eigen::MatrixXd* readings[3], const KeplerTruth& truth)
 {
@@ -174,8 +175,8 @@ Figure keplerCornerFigure(const Eigen::MatrixXd* readings[3], const KeplerTruth&
             if (readings[i]->rows() == 0)
                 continue;
             const ReadingStyle st = readingStyle(kOrder[i]);
-            p.series.push_back(histogramSeries(st.legend, columns[i][k], equal, r.lo[k],
-                                               r.hi[k], kBins, st.colour, st.dashed));
+            p.series.push_back(histogramSeries(st.legend, columns[i][k], equal, r.lo[k], r.hi[k], kBins,
+                                               st.colour, st.dashed));
         }
         if (k == 1 || k == 2)
             p.series.push_back(flatPrior(k == 1 ? 0.15 : 360.0));
@@ -190,9 +191,9 @@ Figure keplerCornerFigure(const Eigen::MatrixXd* readings[3], const KeplerTruth&
                 if (readings[i]->rows() == 0)
                     continue;
                 const ReadingStyle st = readingStyle(kOrder[i]);
-                p.series.push_back(hpdContourSeries(st.legend, columns[i][a], columns[i][b], equal, r.lo[a], r.hi[a],
-                                                    r.lo[b], r.hi[b], kContourBins, {0.68, 0.95}, st.colour,
-                                                    st.dashed));
+                p.series.push_back(hpdContourSeries(st.legend, columns[i][a], columns[i][b], equal, r.lo[a],
+                                                    r.hi[a], r.lo[b], r.hi[b], kContourBins, {0.68, 0.95},
+                                                    st.colour, st.dashed));
             }
             p.series.push_back(crosshair(truthShown[a], truthShown[b], r, a, b));
             figure.plots.push_back(std::move(p));
@@ -212,4 +213,4 @@ Figure keplerCornerFigure(const Eigen::MatrixXd* readings[3], const KeplerTruth&
     return figure;
 }
 
-}  // namespace evx::scenarios
+} // namespace evx::scenarios

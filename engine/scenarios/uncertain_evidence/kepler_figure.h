@@ -10,11 +10,11 @@
 namespace evx::scenarios {
 
 struct KeplerTruth {
-    double period, e, omega, lambda;  // days, 1, degrees, degrees
+    double period, e, omega, lambda; // days, 1, degrees, degrees
 };
 
 // Draws of each reading in the order Jeffrey's rule, virtual, distributional; rows are draws,
 // columns P, e, ω, ω + M. A reading without draws (not sampled yet) is left out.
 Figure keplerCornerFigure(const Eigen::MatrixXd* readings[3], const KeplerTruth& truth);
 
-}  // namespace evx::scenarios
+} // namespace evx::scenarios

@@ -246,7 +246,7 @@ Figure KeplerScenario::run(const ParameterValues& input, const RunContext& conte
     sm.set("distributional.ess", de.effectiveSampleSize);
     sm.set("distributional.likelihood_evaluations", double(de.evaluations));
     sm.set("jeffrey.n_e", nE);
-    sm.set("jeffrey.draws", double(jeffrey.rows()));  // every inner run's, though partial figures thin them
+    sm.set("jeffrey.draws", double(jeffrey.rows())); // every inner run's, though partial figures thin them
     sm.set("jeffrey.likelihood_evaluations", double(jrEvaluations));
     sm.set("jeffrey.inner_ess_min", innerEssMin);
     // The pooled mean's Monte Carlo variance is Var_s(inner means) / n_e (outer draws and

@@ -18,7 +18,9 @@ public:
     // from the parameters true_omega and true_omega_plus_m.
     std::vector<SummaryUnit> summaryUnits() const override
     {
-        return {{"*.P.mean", "d"}, {"*.P.sd", "d"}, {"jeffrey.var_y", "d²"},
+        return {{"*.P.mean", "d"},
+                {"*.P.sd", "d"},
+                {"jeffrey.var_y", "d²"},
                 {"jeffrey.expected_var_given_zeta", "d²"}};
     }
     Figure run(const ParameterValues& values, const RunContext& context) const override;

@@ -133,7 +133,16 @@ constexpr int kDesignCandidates = 4096;
 
 ParameterSpec booleanParameter(std::string name, std::string label, bool defaultValue, std::string tooltip)
 {
-    return {std::move(name), std::move(label), "", ParameterKind::Boolean, 0, 1, defaultValue ? 1.0 : 0.0, 1, 0, {},
+    return {std::move(name),
+            std::move(label),
+            "",
+            ParameterKind::Boolean,
+            0,
+            1,
+            defaultValue ? 1.0 : 0.0,
+            1,
+            0,
+            {},
             std::move(tooltip)};
 }
 
@@ -153,13 +162,15 @@ WvoAttainmentScenario::WvoAttainmentScenario()
                            "Number of virtual schools standing for the other schools"),
           integerParameter("virtual_pupils", "Pupils per virtual school n", 2, 500, 10,
                            "Pupils in each virtual school (covariates resampled from the data)"),
-          booleanParameter("within_weights", "Virtual pupils stand for a whole school", true,
-                           "Give each virtual pupil the within-group weight (average school size)/n, so a "
-                           "virtual school of n pupils carries as much information as a real one; off: weight 1"),
-          booleanParameter("shared_design", "Virtual schools share their pupils' covariates", false,
-                           "Draw one set of n pupils' covariates for all K virtual schools (their attainments "
-                           "still differ), so the incremental run sums the K weighted schools in O(n²) per step "
-                           "instead of O(K n); off: each virtual school resamples its own pupils"),
+          booleanParameter(
+              "within_weights", "Virtual pupils stand for a whole school", true,
+              "Give each virtual pupil the within-group weight (average school size)/n, so a "
+              "virtual school of n pupils carries as much information as a real one; off: weight 1"),
+          booleanParameter(
+              "shared_design", "Virtual schools share their pupils' covariates", false,
+              "Draw one set of n pupils' covariates for all K virtual schools (their attainments "
+              "still differ), so the incremental run sums the K weighted schools in O(n²) per step "
+              "instead of O(K n); off: each virtual school resamples its own pupils"),
           integerParameter("steps", "Sampler steps per walker", 100, 20000, 600,
                            "Ensemble sampler steps after burn-in"),
           integerParameter("burn_in", "Burn-in steps", 50, 20000, 400, "Ensemble sampler steps discarded"),
@@ -180,17 +191,18 @@ ScenarioInfo WvoAttainmentScenario::info() const
 
 std::vector<Preset> WvoAttainmentScenario::presets() const
 {
-    return {{"paper",
-             "Sec. 4.3: 540 virtual pupils in 54 virtual schools of 10 (about 6-fold compression)",
-             {{"virtual_count", 54}, {"virtual_pupils", 10}, {"within_weights", 1}}},
-            {"shared-design",
-             "The paper's compression on one moment-matched design of 10 pupils shared by the 54 virtual "
-             "schools: the incremental run 8 to 12 times faster than the full one, its reconstruction KL about "
-             "twice the paper preset's",
-             {{"virtual_count", 54}, {"virtual_pupils", 10}, {"within_weights", 1}, {"shared_design", 1}}},
-            {"few-large-schools",
-             "18 virtual schools of 30 pupils: the same compression, a worse reconstruction",
-             {{"virtual_count", 18}, {"virtual_pupils", 30}}}};
+    return {
+        {"paper",
+         "Sec. 4.3: 540 virtual pupils in 54 virtual schools of 10 (about 6-fold compression)",
+         {{"virtual_count", 54}, {"virtual_pupils", 10}, {"within_weights", 1}}},
+        {"shared-design",
+         "The paper's compression on one moment-matched design of 10 pupils shared by the 54 virtual "
+         "schools: the incremental run 8 to 12 times faster than the full one, its reconstruction KL about "
+         "twice the paper preset's",
+         {{"virtual_count", 54}, {"virtual_pupils", 10}, {"within_weights", 1}, {"shared_design", 1}}},
+        {"few-large-schools",
+         "18 virtual schools of 30 pupils: the same compression, a worse reconstruction",
+         {{"virtual_count", 18}, {"virtual_pupils", 30}}}};
 }
 
 ScenarioInputs WvoAttainmentScenario::inputs() const
@@ -214,8 +226,8 @@ std::vector<WorkBudget> WvoAttainmentScenario::workBudget(const RunInput& input)
     return {{"walker steps over the three sampler runs", 3 * walkerSteps, 6e5, "steps or burn_in"},
             {"virtual-pupil likelihood terms in the incremental run", walkerSteps * virtualPupils, 1e8,
              "virtual_count, virtual_pupils, steps or burn_in"},
-            {"objective terms (posterior draws × virtual pupils)", v.at("posterior_draws") * virtualPupils, 2e7,
-             "posterior_draws, virtual_count or virtual_pupils"}};
+            {"objective terms (posterior draws × virtual pupils)", v.at("posterior_draws") * virtualPupils,
+             2e7, "posterior_draws, virtual_count or virtual_pupils"}};
 }
 
 namespace {
@@ -315,8 +327,8 @@ Figure WvoAttainmentScenario::runWith(const RunInput& input, const RunContext& c
     auto t0 = Clock::now();
     const sampling::EnsembleResult full = sample(all, start, opt, context, duringFull);
     const double fullMs = msSince(t0);
-    publishPlots(full.samples, nullptr, 0.35, "the WVO compression of the other schools and the incremental run",
-                 true);
+    publishPlots(full.samples, nullptr, 0.35,
+                 "the WVO compression of the other schools and the incremental run", true);
 
     // 2. The posterior on the other schools: what WVO compresses (not part of the incremental cost).
     // Stages with nothing new to draw still report how far they are, every 150 ms.
@@ -327,8 +339,8 @@ Figure WvoAttainmentScenario::runWith(const RunInput& input, const RunContext& c
             publishPlots(full.samples, incremental, from + (to - from) * fraction, status, false);
         };
     };
-    const sampling::EnsembleResult restPost =
-        sample(rest, start, opt, context, waiting(nullptr, 0.35, 0.5, "the other schools' posterior, for WVO"));
+    const sampling::EnsembleResult restPost = sample(
+        rest, start, opt, context, waiting(nullptr, 0.35, 0.5, "the other schools' posterior, for WVO"));
 
     // 3. Virtual schools from the posterior predictive, weights by the WVO objective.
     t0 = Clock::now();
@@ -356,7 +368,8 @@ Figure WvoAttainmentScenario::runWith(const RunInput& input, const RunContext& c
         for (int i = 0; i < nVirtual; ++i) {
             if (!sharedDesign) {
                 const auto* src = pool[std::uniform_int_distribution<std::size_t>(0, pool.size() - 1)(rng)];
-                const std::size_t j = std::uniform_int_distribution<std::size_t>(0, src->attain.size() - 1)(rng);
+                const std::size_t j =
+                    std::uniform_int_distribution<std::size_t>(0, src->attain.size() - 1)(rng);
                 vs.verbal.push_back(src->verbal[j]);
                 vs.female.push_back(src->female[j]);
                 vs.social.push_back(src->social[j]);
@@ -407,12 +420,13 @@ Figure WvoAttainmentScenario::runWith(const RunInput& input, const RunContext& c
     incremental.weights.push_back(1);
     t0 = Clock::now();
     auto duringIncremental = [&](const sampling::EnsembleResult& soFar, double fraction) {
-        publishPlots(full.samples, &soFar.samples, 0.55 + 0.2 * fraction, "the incremental posterior (draws so far)",
-                     false);
+        publishPlots(full.samples, &soFar.samples, 0.55 + 0.2 * fraction,
+                     "the incremental posterior (draws so far)", false);
     };
     const sampling::EnsembleResult inc = sample(incremental, start, opt, context, duringIncremental);
     const double incMs = msSince(t0);
-    publishPlots(full.samples, &inc.samples, 0.75, "the reconstruction of the other schools' posterior", true);
+    publishPlots(full.samples, &inc.samples, 0.75, "the reconstruction of the other schools' posterior",
+                 true);
 
     // 5. The reconstruction itself, weighted and unweighted, against the other schools' posterior.
     const sampling::EnsembleResult recPost =

@@ -123,8 +123,8 @@ Figure WvoBetaBernoulliScenario::run(const ParameterValues& input, const RunCont
     }
     f.plots.push_back(std::move(weights));
 
-    addWvoSummary(f.summary, n, kVirtual, stats::klBeta(a0, b0, aw, bw),
-                  stats::klBeta(a0, b0, au, bu), opt.weights.sum());
+    addWvoSummary(f.summary, n, kVirtual, stats::klBeta(a0, b0, aw, bw), stats::klBeta(a0, b0, au, bu),
+                  opt.weights.sum());
     f.summary.set("original.successes", k);
     f.summary.set("weighted.successes", sw1);
     f.summary.set("unweighted.successes", s1);

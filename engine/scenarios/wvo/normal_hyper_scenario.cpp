@@ -27,7 +27,8 @@ constexpr int kGrid = 90;
 WvoNormalHyperScenario::WvoNormalHyperScenario()
     : m_schema(wvo_common::withVirtualObservationParameters(
           {
-              integerParameter("observations", "Observations N", 3, 200, 10, "Number of original observations"),
+              integerParameter("observations", "Observations N", 3, 200, 10,
+                               "Number of original observations"),
               realParameter("data_mean", "Mean of the simulated data", "", -10, 10, 1,
                             "The original observations are drawn from N(mean, sd²) (as in wvo-normal)"),
               realParameter("data_sd", "Sd of the simulated data", "", 0.1, 10, 2, "Sd of the simulated data",
@@ -37,9 +38,10 @@ WvoNormalHyperScenario::WvoNormalHyperScenario()
               realParameter("prior_mean_sd", "Hyperprior sd of m", "", 0.5, 100, 10, "m ~ N(0, s_m²)", true),
               realParameter("prior_sigma_sd", "Hyperprior scale of σ", "", 0.5, 100, 5, "σ ~ half-N(0, s_σ²)",
                             true),
-              integerParameter("mc_draws", "Monte Carlo draws S of μ (0 = exact)", 0, 2000, 100,
-                               "Forward draws μ_s ~ p(μ | m) estimating each virtual p(ỹ | m, σ) (Thm 4); 0 uses "
-                               "the closed form N(ỹ | m, σ² + τ²)"),
+              integerParameter(
+                  "mc_draws", "Monte Carlo draws S of μ (0 = exact)", 0, 2000, 100,
+                  "Forward draws μ_s ~ p(μ | m) estimating each virtual p(ỹ | m, σ) (Thm 4); 0 uses "
+                  "the closed form N(ỹ | m, σ² + τ²)"),
               {"virtual_form",
                "Virtual observation",
                "",
@@ -50,7 +52,8 @@ WvoNormalHyperScenario::WvoNormalHyperScenario()
                1,
                0,
                {"single observations (Thm 4)", "whole groups of N (Cor. 1)"},
-               "Thm 4: each virtual observation ỹ_i has its own μ integrated out, Σ w = N. Cor. 1: each virtual "
+               "Thm 4: each virtual observation ỹ_i has its own μ integrated out, Σ w = N. Cor. 1: each "
+               "virtual "
                "observation is a whole group of N values sharing one μ, like the data; Σ w = 1 group"},
           },
           10, 1))
@@ -81,8 +84,8 @@ std::vector<Preset> WvoNormalHyperScenario::presets() const
 std::vector<WorkBudget> WvoNormalHyperScenario::workBudget(const RunInput& input) const
 {
     const ParameterValues v = m_schema.complete(input.values);
-    const double terms = v.at("virtual_count") * (v.at("posterior_draws") + kGrid * kGrid) *
-                         std::max(1.0, v.at("mc_draws"));
+    const double terms =
+        v.at("virtual_count") * (v.at("posterior_draws") + kGrid * kGrid) * std::max(1.0, v.at("mc_draws"));
     return {{"Monte Carlo likelihood terms", terms, 1e9, "virtual_count, posterior_draws or mc_draws"}};
 }
 
@@ -176,8 +179,9 @@ Figure WvoNormalHyperScenario::run(const ParameterValues& input, const RunContex
         std::normal_distribution<double> nd;
         const double yv = mm + tau * nd(r) + sigma * nd(r);
         if (s == 0)
-            return {[yv, tau](double a, double b) { return stats::normalLogPdfVar(yv, a, b * b + tau * tau); },
-                    nullptr};
+            return {
+                [yv, tau](double a, double b) { return stats::normalLogPdfVar(yv, a, b * b + tau * tau); },
+                nullptr};
         return {[yv, tau, z](double a, double b) {
                     std::vector<double> l(z->size());
                     for (std::size_t i = 0; i < z->size(); ++i)
@@ -228,12 +232,11 @@ Figure WvoNormalHyperScenario::run(const ParameterValues& input, const RunContex
         }
         f.plots = {std::move(joint), std::move(mPlot), std::move(sPlot)};
         if (rec)
-            f.plots.push_back(groups ? weightsPlot(rec->weights.weights,
-                                                   "Weights of the virtual groups (Σ w = 1 group)",
-                                                   "virtual group k (N values sharing one μ)")
-                                     : weightsPlot(rec->weights.weights,
-                                                   "Weights of the virtual observations (Σ w = N)",
-                                                   "virtual observation i"));
+            f.plots.push_back(
+                groups ? weightsPlot(rec->weights.weights, "Weights of the virtual groups (Σ w = 1 group)",
+                                     "virtual group k (N values sharing one μ)")
+                       : weightsPlot(rec->weights.weights, "Weights of the virtual observations (Σ w = N)",
+                                     "virtual observation i"));
         f.summary.set("original.m.mean", full.meanX());
         f.summary.set("original.sigma.mean", full.meanY());
         if (const std::string w = wvo::gridCoverageWarning(grid, {}, "(m, σ)"); !w.empty())

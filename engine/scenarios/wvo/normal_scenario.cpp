@@ -49,7 +49,8 @@ struct WeightedSample {
 WvoNormalScenario::WvoNormalScenario()
     : m_schema(wvo_common::withVirtualObservationParameters(
           {
-              integerParameter("observations", "Observations N", 3, 200, 10, "Number of original observations"),
+              integerParameter("observations", "Observations N", 3, 200, 10,
+                               "Number of original observations"),
               realParameter("data_mean", "Mean of the simulated data", "", -10, 10, 1,
                             "The original observations are drawn from N(mean, sd²)"),
               realParameter("data_sd", "Sd of the simulated data", "", 0.1, 10, 2, "Sd of the simulated data",
@@ -128,8 +129,8 @@ Figure WvoNormalScenario::run(const ParameterValues& input, const RunContext& co
     wvo::GridFitOptions fitOptions;
     fitOptions.tailMass = 1e-8;
     const wvo::FittedGrid grid =
-        wvo::fitGrid(logPosterior(original), {original.mean - half, original.mean + half, 1}, {0.2 * s, 4 * s, 1},
-                     {}, {0, 1e300}, kGrid, kGrid, fitOptions);
+        wvo::fitGrid(logPosterior(original), {original.mean - half, original.mean + half, 1},
+                     {0.2 * s, 4 * s, 1}, {}, {0, 1e300}, kGrid, kGrid, fitOptions);
     const wvo::Axis muAxis = grid.x, sigmaAxis = grid.y;
     auto posterior = [&](const WeightedSample& sample) {
         return wvo::GridPosterior(muAxis, sigmaAxis, logPosterior(sample));
@@ -196,8 +197,9 @@ Figure WvoNormalScenario::run(const ParameterValues& input, const RunContext& co
     // The unweighted posterior is the foil, often far wider than the original: warned about only
     // when its truncation moves its KL (by about the mass cut off) visibly.
     if (pu.massBeyondGrid() > 1e-3)
-        f.warnings.push_back("The unweighted posterior reaches beyond the plotted grid; its moments and KL are "
-                             "computed with it truncated to the grid.");
+        f.warnings.push_back(
+            "The unweighted posterior reaches beyond the plotted grid; its moments and KL are "
+            "computed with it truncated to the grid.");
     // The original sample the posterior is conditioned on (the virtual observations and
     // their weights are the method's, shown in the weights plot).
     f.data = {{"y", y}};

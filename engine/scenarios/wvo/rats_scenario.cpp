@@ -259,7 +259,7 @@ Figure WvoRatsScenario::run(const ParameterValues& input, const RunContext& cont
         ell.title = "Leave one lab out: each lab's rate θ_j, original vs incremental";
         ell.xLabel = "original posterior of θ_j (all 71 labs)";
         ell.yLabel = "incremental: WVO (70 labs) + lab j";
-        ell.equalAspect = true;  // circles of means ± sd
+        ell.equalAspect = true; // circles of means ± sd
         Series ellipses;
         ellipses.name = "lab j: centre = means, width/height = sd";
         ellipses.colour = kWeightedColour;

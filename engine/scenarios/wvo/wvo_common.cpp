@@ -6,7 +6,8 @@ std::vector<ParameterSpec> withVirtualObservationParameters(std::vector<Paramete
                                                             int defaultSeed)
 {
     own.push_back(integerParameter("virtual_count", "Virtual observations K", 2, 200, defaultCount,
-                                   "Number of virtual observations drawn from the posterior predictive", true));
+                                   "Number of virtual observations drawn from the posterior predictive",
+                                   true));
     own.push_back(integerParameter("posterior_draws", "Posterior draws M", 50, 20000, 1000,
                                    "Posterior draws θ_m used by the Monte Carlo objective"));
     own.push_back(integerParameter("seed", "Random seed", 1, 100000, defaultSeed,

@@ -43,7 +43,7 @@ Plot weightsPlot(const Eigen::VectorXd& weights, const std::string& title, const
     p.title = title;
     p.xLabel = xLabel;
     p.yLabel = "weight w_i";
-    p.xInteger = true;  // observation i
+    p.xInteger = true; // observation i
     Series s;
     s.name = "weights w";
     s.colour = kWeightedColour;
