@@ -4,6 +4,7 @@
 // and for the two-level model a nested Gauss–Kronrod integral of its own density written here
 // from the model (the marginal of y as one multivariate normal, not the scenario's algebra).
 #include "compare_near.h"
+#include "scenario_run.h"
 #include "scenarios/registry.h"
 #include "wvo/grid_fit.h"
 
@@ -16,21 +17,10 @@
 #include <numbers>
 
 using namespace evx;
+using evx::testing::dataColumn;
+using evx::testing::runScenario;
 
 namespace {
-
-Figure runScenario(const char* id, const ParameterValues& values)
-{
-    return ScenarioRegistry::instance().find(id)->run(values, {});
-}
-
-std::vector<double> dataColumn(const Figure& f, const std::string& name)
-{
-    for (const auto& [key, values] : f.data)
-        if (key == name)
-            return values;
-    return {};
-}
 
 bool warns(const Figure& f, const char* text)
 {

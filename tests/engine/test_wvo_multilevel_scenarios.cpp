@@ -4,6 +4,7 @@
 // WVO < MEB). The single-level scenarios: test_wvo_scenarios.
 #include "models/csv_table.h"
 #include "sampling/ensemble_sampler.h"
+#include "scenario_run.h"
 #include "scenarios/registry.h"
 
 #include <Eigen/Dense>
@@ -12,28 +13,8 @@
 #include <cmath>
 
 using namespace evx;
-
-namespace {
-
-Figure runScenario(const char* id, const ParameterValues& values)
-{
-    const auto s = ScenarioRegistry::instance().find(id);
-    if (!s)
-        qFatal("scenario %s is not registered", id);
-    return s->run(values, {});
-}
-
-// A column of the figure's exported data (JSON "data"); empty when it is missing, which the
-// length checks then report.
-std::vector<double> dataColumn(const Figure& f, const std::string& name)
-{
-    for (const auto& [key, values] : f.data)
-        if (key == name)
-            return values;
-    return {};
-}
-
-} // namespace
+using evx::testing::dataColumn;
+using evx::testing::runScenario;
 
 class TestWvoMultilevelScenarios : public QObject {
     Q_OBJECT

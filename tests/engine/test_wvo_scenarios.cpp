@@ -4,6 +4,7 @@
 // schools, rats): test_wvo_multilevel_scenarios.
 #include "core/errors.h"
 #include "models/csv_table.h"
+#include "scenario_run.h"
 #include "scenarios/registry.h"
 
 #include <Eigen/Dense>
@@ -15,26 +16,10 @@
 #include <numbers>
 
 using namespace evx;
+using evx::testing::dataColumn;
+using evx::testing::runScenario;
 
 namespace {
-
-Figure runScenario(const char* id, const ParameterValues& values)
-{
-    const auto s = ScenarioRegistry::instance().find(id);
-    if (!s)
-        qFatal("scenario %s is not registered", id);
-    return s->run(values, {});
-}
-
-// A column of the figure's exported data (JSON "data"); empty when it is missing, which the
-// length checks then report.
-std::vector<double> dataColumn(const Figure& f, const std::string& name)
-{
-    for (const auto& [key, values] : f.data)
-        if (key == name)
-            return values;
-    return {};
-}
 
 std::string writeTemp(const char* name, const std::string& text)
 {
