@@ -20,6 +20,15 @@ struct LogisticData {
     Eigen::VectorXd labels;   // 1 for simulated from p(· | θ), 0 for observed
 };
 
+// z_n = (1, x_n) for every row: the features with the intercept's constant column first.
+inline Eigen::MatrixXd withInterceptColumn(const Eigen::MatrixXd& x)
+{
+    Eigen::MatrixXd z(x.rows(), x.cols() + 1);
+    z.col(0).setOnes();
+    z.rightCols(x.cols()) = x;
+    return z;
+}
+
 struct LogisticFit {
     double intercept = 0;
     Eigen::VectorXd weights;

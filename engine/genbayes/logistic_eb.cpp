@@ -113,10 +113,8 @@ LogisticFit iterate(const Eigen::MatrixXd& z, const Eigen::VectorXd& labels, con
 
 LogisticFit fitLogisticEb(const LogisticData& data, const EbOptions& options)
 {
-    const Eigen::Index n = data.features.rows(), d = data.features.cols();
-    Eigen::MatrixXd z(n, d + 1);
-    z.col(0).setOnes();
-    z.rightCols(d) = data.features;
+    const Eigen::MatrixXd z = withInterceptColumn(data.features);
+    const Eigen::Index d = data.features.cols();
     return d + 1 <= kSmallSize ? iterate<kSmallSize>(z, data.labels, options)
                                : iterate<Eigen::Dynamic>(z, data.labels, options);
 }

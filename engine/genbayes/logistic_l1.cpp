@@ -28,10 +28,7 @@ double softThreshold(double x, double t)
 // The packed z_n z_nᵀ of z_n = (1, x_n) for every point (outer_products.h).
 Eigen::MatrixXd augmentedOuterProducts(const Eigen::MatrixXd& x)
 {
-    Eigen::MatrixXd z(x.rows(), x.cols() + 1);
-    z.col(0).setOnes();
-    z.rightCols(x.cols()) = x;
-    return packedOuterProducts(z);
+    return packedOuterProducts(withInterceptColumn(x));
 }
 
 // One fit from a warm start (intercept, weights), updated in place; `outer` from

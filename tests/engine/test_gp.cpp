@@ -6,6 +6,7 @@
 #include "gp/checked_cholesky.h"
 #include "gp/fixed_point_predictor.h"
 #include "gp/gp_regression.h"
+#include "random_points.h"
 
 #include <boost/math/special_functions/bessel.hpp>
 
@@ -15,21 +16,11 @@
 
 using namespace evx;
 using namespace evx::gp;
+using evx::testing::randomPoints;
 
 Q_DECLARE_METATYPE(evx::gp::KernelKind)
 
 namespace {
-
-Eigen::MatrixXd randomPoints(int n, int d, double lo, double hi, unsigned seed)
-{
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<double> u(lo, hi);
-    Eigen::MatrixXd x(n, d);
-    for (int i = 0; i < n; ++i)
-        for (int k = 0; k < d; ++k)
-            x(i, k) = u(rng);
-    return x;
-}
 
 Eigen::VectorXd smoothValues(const Eigen::MatrixXd& x)
 {

@@ -3,6 +3,7 @@
 // vectorised Gaussian kernel gradients every likelihood gradient uses.
 #include "compare_near.h"
 #include "gp/gp_regression.h"
+#include "random_points.h"
 
 #include <QtTest>
 #include <cmath>
@@ -10,19 +11,9 @@
 
 using namespace evx;
 using namespace evx::gp;
+using evx::testing::randomPoints;
 
 namespace {
-
-Eigen::MatrixXd randomPoints(int n, int d, double lo, double hi, unsigned seed)
-{
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<double> u(lo, hi);
-    Eigen::MatrixXd x(n, d);
-    for (int i = 0; i < n; ++i)
-        for (int k = 0; k < d; ++k)
-            x(i, k) = u(rng);
-    return x;
-}
 
 // Two bumps, smooth on the scale of the point spacing: an interior optimum in both lengthscales.
 Eigen::VectorXd bumps(const Eigen::MatrixXd& x)
