@@ -99,12 +99,13 @@ private slots:
     {
         Figure f;
         for (int i = 0; i < 2; ++i) {
-            Plot p{.title = i == 0 ? "P0" : "P1",
-                   .xLabel = "x",
-                   .yLabel = i == 0 ? "y0" : "y1",
-                   .row = i,
-                   .column = 0,
-                   .legend = LegendPlace::Shared};
+            Plot p;
+            p.title = i == 0 ? "P0" : "P1";
+            p.xLabel = "x";
+            p.yLabel = i == 0 ? "y0" : "y1";
+            p.row = i;
+            p.column = 0;
+            p.legend = LegendPlace::Shared;
             p.series = {line("a", 1.0 + i, 11)};
             p.series[0].kind = SeriesKind::Scatter;
             f.plots.push_back(p);
