@@ -176,7 +176,9 @@ std::vector<Preset> WvoAttainmentScenario::presets() const
          {{"virtual_count", 54}, {"virtual_pupils", 10}, {"within_weights", 1}}},
         {"shared-design",
          "The paper's compression on one moment-matched design of 10 pupils shared by the 54 virtual "
-         "schools: the incremental run 8 to 12 times faster than the full one, its reconstruction KL about "
+         "schools: the incremental run about 2 to 2.5 times faster than the full one (the paper preset's "
+         "about "
+         "as fast as the full one, both evaluated from sufficient statistics), its reconstruction KL about "
          "twice the paper preset's",
          {{"virtual_count", 54}, {"virtual_pupils", 10}, {"within_weights", 1}, {"shared_design", 1}}},
         {"few-large-schools",
@@ -195,7 +197,7 @@ ScenarioInputs WvoAttainmentScenario::inputs() const
 
 // Three sampler runs (all schools, the others, the incremental one on the virtual schools)
 // and the WVO objective over posterior draws × virtual pupils. The default (9.6e4 walker
-// steps, 1.7e7 virtual-pupil terms, 5.4e5 objective terms) takes 1.7 s; each limit allows
+// steps, 1.7e7 virtual-pupil terms, 5.4e5 objective terms) takes about 1 s of CPU; each limit allows
 // roughly 6 to 30 times its default, about 10 to 20 s (the largest settings ran for minutes).
 std::vector<WorkBudget> WvoAttainmentScenario::workBudget(const RunInput& input) const
 {
