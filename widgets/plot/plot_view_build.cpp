@@ -6,6 +6,7 @@
 #include "plot/fast_graph.h"
 #include "plot/palette.h"
 #include "plot/plot_view_style.h"
+#include "plot/rich_text.h"
 
 #include <qcustomplot.h>
 
@@ -185,7 +186,8 @@ QCPLegend* PlotView::newLegend(QCPLayoutInset* inset, Qt::Alignment alignment)
 
 void PlotView::addLegendItem(QCPLegend* legend, Entry& entry)
 {
-    entry.plottables.front()->addToLegend(legend);
+    if (!legend->hasItemWithPlottable(entry.plottables.front())) // a plottable's names may have scripts
+        legend->addItem(new RichLegendItem(legend, entry.plottables.front()));
     entry.legendItem = legend->itemWithPlottable(entry.plottables.front());
     entry.legendItem->setMargins(
         QMargins(0, ilen(1), 0, ilen(2))); // items clip to their rect: room for descenders
