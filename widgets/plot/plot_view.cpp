@@ -41,7 +41,7 @@ bool sameStructure(const Figure& a, const Figure& b)
             const Series& s = p.series[j];
             const Series& t = q.series[j];
             if (s.name != t.name || s.kind != t.kind || s.colour != t.colour || s.dashed != t.dashed ||
-                s.emphasis != t.emphasis)
+                s.emphasis != t.emphasis || s.thin != t.thin)
                 return false;
         }
         for (std::size_t j = 0; j < p.bands.size(); ++j) {

@@ -155,11 +155,12 @@ void PlotView::buildPlot(int index, QCPLayoutGrid* cell, int rectRow)
         return; // buildSharedLegend lists it
     QCPLegend* legend = newLegend(rect->insetLayout(), Qt::AlignTop | Qt::AlignRight);
     items.legend = legend;
-    QSet<QString> pinsListed; // a pin's curves share one entry
+    // One entry per name: a pin's curves share one, as do the levels of a reading's contours
+    // (hidden and shown together, by name).
+    QSet<QString> listed;
     for (Entry& e : items.entries) {
-        if (!e.ghost || !pinsListed.contains(e.name)) {
-            if (e.ghost)
-                pinsListed.insert(e.name);
+        if (!listed.contains(e.name)) {
+            listed.insert(e.name);
             addLegendItem(legend, e);
         }
         applyVisibility(index, e);
@@ -243,7 +244,7 @@ void PlotView::addSeries(int index, Entry& entry)
     QColor colour = entry.colour;
     if (s.emphasis < 0)
         colour.setAlpha(90);
-    const double width = len(s.emphasis > 0 ? 2 * kLineWidth : kLineWidth);
+    const double width = len((s.emphasis > 0 ? 2 * kLineWidth : kLineWidth) * (s.thin ? 0.5 : 1.0));
     QPen pen(colour, width, s.dashed ? Qt::DashLine : Qt::SolidLine);
     if (s.dashed)
         pen.setCapStyle(Qt::FlatCap); // 8 px dashes, 4 px gaps; FastGraph matches this on screen

@@ -176,11 +176,15 @@ void RichLegendItem::draw(QCPPainter* painter)
     const QSize icon = mParentLegend->iconSize();
     const QSizeF plain = plainSize(getFont(), name);
     const QSizeF rich = richTextSize(name, getFont());
-    // Left-aligned and at the top of the item, like the plain names beside it.
+    // Left-aligned and at the top of the item, like the plain names beside it. A subscript
+    // reaches below a plain line: unclipped, it may use the row's margin and spacing.
+    painter->save();
+    painter->setClipping(false);
     drawRichText(painter,
                  QRectF(mRect.x() + icon.width() + mParentLegend->iconTextPadding(), mRect.y(), rich.width(),
                         plain.height()),
                  name, getFont(), getTextColor());
+    painter->restore();
 }
 
 } // namespace evx
