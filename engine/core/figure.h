@@ -25,7 +25,8 @@ struct Series {
     std::vector<double> y;    // NaN breaks a line
     int colour = kAutoColour; // palette index, see above
     bool dashed = false;
-    int emphasis = 0; // +1 drawn bold (the reading the user asked to focus on), -1 faded
+    int emphasis = 0;  // +1 drawn bold (the reading the user asked to focus on), -1 faded
+    bool thin = false; // drawn at half the line width: the outer of two nested credible contours
 };
 
 // A shaded region between lower and upper, e.g. "±2 sd"; its name says what it means.

@@ -244,6 +244,14 @@ std::string summaryUnit(const std::string& key, const ParameterSchema* schema,
     return {};
 }
 
+double summaryUnitFactor(const std::string& key, const std::vector<SummaryUnit>& hints)
+{
+    for (const SummaryUnit& hint : hints)
+        if (summaryUnitMatches(hint.pattern, key))
+            return hint.factor;
+    return 1;
+}
+
 std::string formatSummaryNumber(double value)
 {
     if (std::isnan(value))
@@ -305,7 +313,9 @@ std::vector<SummaryRow> presentSummary(const Summary& summary, const ParameterSc
             row.value = value * (t == "s" ? 1000.0 : 1.0) / (timeUnit == "s" ? 1000.0 : 1.0);
         } else {
             row.unit = summaryUnit(key, schema, hints);
+            row.value = value * summaryUnitFactor(key, hints);
         }
+        // Noise is judged on the stored values: a factor does not change what is noise.
         const double scale = std::max(1.0, largestOfStatistic[split(key, '.').back()]);
         if (std::isfinite(value) && std::fabs(value) < 1e-12 * scale)
             row.value = 0;

@@ -30,17 +30,22 @@
 namespace evx {
 
 // A unit for the keys that match pattern: the whole key, "*.<suffix>" (any key ending in
-// ".<suffix>") or "<prefix>.*" (any key starting with "<prefix>.").
+// ".<suffix>") or "<prefix>.*" (any key starting with "<prefix>."). A value is shown as
+// stored × factor in `unit`, so that a scenario shows one unit per kind of quantity whatever
+// unit its code computes in (e.g. Kepler's period sd, computed in days, shown in minutes:
+// factor 1440); the Summary, and so JSON and CSV, keep the stored value.
 struct SummaryUnit {
     std::string pattern;
     std::string unit;
+    double factor = 1;
 };
 
 struct SummaryRow {
     std::string key;  // stable, as in the Summary
     std::string name; // readable, unique within a summary
     std::string unit; // "" when dimensionless or unknown
-    double value = 0; // in `unit` (a time may be converted from ms to s), snapped to 0 if noise
+    double value = 0; // in `unit` (a time may be converted from ms to s, a hint scales by its
+                      // factor), snapped to 0 if noise
     std::string text; // value as shown
     double raw = 0;   // as in the Summary
 };
@@ -53,6 +58,8 @@ bool summaryUnitMatches(const std::string& pattern, const std::string& key);
 // are handled by presentSummary, which sees all of a scenario's times at once.
 std::string summaryUnit(const std::string& key, const ParameterSchema* schema,
                         const std::vector<SummaryUnit>& hints);
+// The factor of the first hint matching key; 1 if none matches.
+double summaryUnitFactor(const std::string& key, const std::vector<SummaryUnit>& hints);
 
 std::string formatSummaryNumber(double value);
 

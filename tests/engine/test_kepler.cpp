@@ -215,7 +215,40 @@ private slots:
         for (const Plot& p : f.plots) {
             QVERIFY(p.row >= p.column && p.column >= 0 && p.row < 4);
             QVERIFY(cells.insert({p.row, p.column}).second);
-            QCOMPARE(int(p.series.size()), p.row == p.column ? 3 + (p.row == 1 || p.row == 2) : 4);
+            // Off the diagonal: each reading's 68 % and 95 % contours, the two level keys, the truth.
+            QCOMPARE(int(p.series.size()), p.row == p.column ? 3 + (p.row == 1 || p.row == 2) : 9);
+            if (p.row == p.column)
+                continue;
+            // The 95 % contour is the thin one, and it is the outer one: its extent holds the 68 %
+            // contour's (HPD regions nest), so the legend's keys name the right lines.
+            for (int i = 0; i < 3; ++i) {
+                const Series& inner = p.series[std::size_t(2 * i)];
+                const Series& outer = p.series[std::size_t(2 * i + 1)];
+                QCOMPARE(outer.name, inner.name);
+                QVERIFY(!inner.thin && outer.thin);
+                auto extent = [](const std::vector<double>& v) {
+                    double lo = INFINITY, hi = -INFINITY;
+                    for (double x : v)
+                        if (std::isfinite(x))
+                            lo = std::min(lo, x), hi = std::max(hi, x);
+                    return std::pair{lo, hi};
+                };
+                for (auto member : {&Series::x, &Series::y}) {
+                    const auto [innerLo, innerHi] = extent(inner.*member);
+                    const auto [outerLo, outerHi] = extent(outer.*member);
+                    QVERIFY2(outerLo <= innerLo && innerHi <= outerHi,
+                             qPrintable(QString("%1: 68 %% in [%2, %3], 95 %% in [%4, %5]")
+                                            .arg(QString::fromStdString(inner.name))
+                                            .arg(innerLo)
+                                            .arg(innerHi)
+                                            .arg(outerLo)
+                                            .arg(outerHi)));
+                }
+            }
+            QCOMPARE(p.series[6].name, std::string("68 % region"));
+            QVERIFY(!p.series[6].thin);
+            QCOMPARE(p.series[7].name, std::string("95 % region"));
+            QVERIFY(p.series[7].thin);
         }
     }
 

@@ -173,6 +173,15 @@ private slots:
         QTest::newRow("kepler period") << "ue-kepler"
                                        << "distributional.P.mean"
                                        << "d";
+        QTest::newRow("kepler period sd in minutes, as σ_e") << "ue-kepler"
+                                                             << "jeffrey.P.sd"
+                                                             << "min";
+        QTest::newRow("kepler variance of t in min²") << "ue-kepler"
+                                                      << "jeffrey.var_y"
+                                                      << "min²";
+        QTest::newRow("kepler E[var] in min²") << "ue-kepler"
+                                               << "jeffrey.expected_var_given_zeta"
+                                               << "min²";
         QTest::newRow("kepler e") << "ue-kepler"
                                   << "distributional.e.mean"
                                   << "";
@@ -211,6 +220,35 @@ private slots:
         QCOMPARE(QString::fromStdString(
                      summaryUnit(key.toStdString(), &scenario->schema(), scenario->summaryUnits())),
                  unit);
+    }
+
+    // A hint's factor scales the shown value, not the stored one: Kepler's sd of P, stored in
+    // days, shows in minutes (1 d = 24 · 60 min), its variances in min²; the mean stays in days.
+    void keplerShowsMinutes()
+    {
+        const auto scenario = ScenarioRegistry::instance().find("ue-kepler");
+        QVERIFY(scenario);
+        Summary summary;
+        summary.set("jeffrey.P.mean", 210.6);
+        summary.set("jeffrey.P.sd", 0.01);
+        summary.set("jeffrey.var_y", 2e-4);
+        const auto rows = presentSummary(summary, &scenario->schema(), scenario->summaryUnits());
+        QCOMPARE(rows.size(), std::size_t(3));
+        const double minutesPerDay = 24.0 * 60.0;
+        for (const SummaryRow& row : rows) {
+            if (row.key == "jeffrey.P.mean") {
+                QCOMPARE(row.value, 210.6);
+                QCOMPARE(QString::fromStdString(row.unit), QString("d"));
+            } else if (row.key == "jeffrey.P.sd") {
+                QCOMPARE(row.value, 0.01 * minutesPerDay);
+                QCOMPARE(QString::fromStdString(row.text), QString("14.4"));
+                QCOMPARE(row.raw, 0.01);
+            } else {
+                QCOMPARE(row.value, 2e-4 * minutesPerDay * minutesPerDay);
+                QCOMPARE(QString::fromStdString(row.text), QString("414.72"));
+                QCOMPARE(row.raw, 2e-4);
+            }
+        }
     }
 
     void unitPatterns()

@@ -173,6 +173,33 @@ private slots:
         QVERIFY(view.toImage(0, 10).isNull());
     }
 
+    // Markup in axis labels, titles and legend names (core/rich_label.h) is drawn with real
+    // sub- and superscripts, as vector text: the SVG holds the scripts' words but never the
+    // markup, while figure() (what JSON and CSV export) keeps the strings as written.
+    void richLabelsDrawScripts()
+    {
+        Figure f = onePlot({line("σ_q² evidence", 1), line("plain b", -1)}, "Posterior of β_verbal");
+        f.plots[0].xLabel = "weight w_i";
+        f.plots[0].yLabel = "μ_z density";
+        PlotView view;
+        view.setFigure(f);
+        const QString svg = QString::fromUtf8(view.encode(PlotView::ImageFormat::Svg, 800, 500));
+        for (const char* markup : {"w_i", "β_verbal", "σ_q", "μ_z"})
+            QVERIFY2(!svg.contains(QString::fromUtf8(markup)), markup);
+        for (const char* word : {"verbal", "weight w", "plain b", "evidence", "density"})
+            QVERIFY2(svg.contains(QString::fromUtf8(word)), word);
+        QCOMPARE(view.figure().plots[0].xLabel, std::string("weight w_i"));
+        QCOMPARE(view.figure().plots[0].series[0].name, std::string("σ_q² evidence"));
+        if (const QString path = qEnvironmentVariable("EVX_SAMPLE_RICH_PNG"); !path.isEmpty()) {
+            QFile file(path); // to look at
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(view.encode(PlotView::ImageFormat::Png, 640, 400));
+            QFile pdf(path + ".pdf");
+            QVERIFY(pdf.open(QIODevice::WriteOnly));
+            pdf.write(view.encode(PlotView::ImageFormat::Pdf, 640, 400));
+        }
+    }
+
     // A print size: the PDF page and the SVG are exactly that many millimetres (1 pt =
     // 25.4/72 mm), the PNG has mm / 25.4 * dpi pixels and says its dpi.
     void encodesPrintSizes_data()

@@ -1,6 +1,7 @@
 #include "plot/plot_view.h"
 
 #include "plot/plot_view_style.h"
+#include "plot/rich_text.h"
 
 #include <qcustomplot.h>
 
@@ -40,7 +41,7 @@ bool sameStructure(const Figure& a, const Figure& b)
             const Series& s = p.series[j];
             const Series& t = q.series[j];
             if (s.name != t.name || s.kind != t.kind || s.colour != t.colour || s.dashed != t.dashed ||
-                s.emphasis != t.emphasis)
+                s.emphasis != t.emphasis || s.thin != t.thin)
                 return false;
         }
         for (std::size_t j = 0; j < p.bands.size(); ++j) {
@@ -317,12 +318,13 @@ void PlotView::rebuild()
         const Plot& plot = m_figure.plots[static_cast<std::size_t>(i)];
         int rectRow = 0;
         if (!plot.title.empty() && plot.showTitle) {
-            auto* title = new QCPTextElement(m_plot, QString::fromStdString(plot.title), textFont(1.2, true));
+            auto* title =
+                new RichTextElement(m_plot, QString::fromStdString(plot.title), textFont(1.2, true));
             title->setMargins(QMargins(ilen(4), ilen(4), ilen(4), 0));
             cell->addElement(0, 0, title);
             rectRow = 1;
         }
-        auto* rect = new QCPAxisRect(m_plot, true);
+        auto* rect = newRichAxisRect(m_plot); // axis labels with sub- and superscripts
         cell->addElement(rectRow, 0, rect);
         rect->setMarginGroup(QCP::msLeft | (explicitGrid ? QCP::msRight : QCP::msNone),
                              columnGroups[static_cast<std::size_t>(column)]);

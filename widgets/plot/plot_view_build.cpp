@@ -6,6 +6,7 @@
 #include "plot/fast_graph.h"
 #include "plot/palette.h"
 #include "plot/plot_view_style.h"
+#include "plot/rich_text.h"
 
 #include <qcustomplot.h>
 
@@ -154,11 +155,12 @@ void PlotView::buildPlot(int index, QCPLayoutGrid* cell, int rectRow)
         return; // buildSharedLegend lists it
     QCPLegend* legend = newLegend(rect->insetLayout(), Qt::AlignTop | Qt::AlignRight);
     items.legend = legend;
-    QSet<QString> pinsListed; // a pin's curves share one entry
+    // One entry per name: a pin's curves share one, as do the levels of a reading's contours
+    // (hidden and shown together, by name).
+    QSet<QString> listed;
     for (Entry& e : items.entries) {
-        if (!e.ghost || !pinsListed.contains(e.name)) {
-            if (e.ghost)
-                pinsListed.insert(e.name);
+        if (!listed.contains(e.name)) {
+            listed.insert(e.name);
             addLegendItem(legend, e);
         }
         applyVisibility(index, e);
@@ -185,7 +187,8 @@ QCPLegend* PlotView::newLegend(QCPLayoutInset* inset, Qt::Alignment alignment)
 
 void PlotView::addLegendItem(QCPLegend* legend, Entry& entry)
 {
-    entry.plottables.front()->addToLegend(legend);
+    if (!legend->hasItemWithPlottable(entry.plottables.front())) // a plottable's names may have scripts
+        legend->addItem(new RichLegendItem(legend, entry.plottables.front()));
     entry.legendItem = legend->itemWithPlottable(entry.plottables.front());
     entry.legendItem->setMargins(
         QMargins(0, ilen(1), 0, ilen(2))); // items clip to their rect: room for descenders
@@ -241,7 +244,7 @@ void PlotView::addSeries(int index, Entry& entry)
     QColor colour = entry.colour;
     if (s.emphasis < 0)
         colour.setAlpha(90);
-    const double width = len(s.emphasis > 0 ? 2 * kLineWidth : kLineWidth);
+    const double width = len((s.emphasis > 0 ? 2 * kLineWidth : kLineWidth) * (s.thin ? 0.5 : 1.0));
     QPen pen(colour, width, s.dashed ? Qt::DashLine : Qt::SolidLine);
     if (s.dashed)
         pen.setCapStyle(Qt::FlatCap); // 8 px dashes, 4 px gaps; FastGraph matches this on screen

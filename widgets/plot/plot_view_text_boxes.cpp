@@ -2,6 +2,7 @@
 // axis painter places them, for tests that nothing leaves the page or overlaps.
 
 #include "plot/plot_view.h"
+#include "plot/rich_text.h"
 
 #include <qcustomplot.h>
 
@@ -37,11 +38,11 @@ std::vector<PlotView::TextBox> PlotView::textBoxes() const
         const bool bottom = axis->axisType() == QCPAxis::atBottom;
         const bool left = axis->axisType() == QCPAxis::atLeft;
         const bool right = axis->axisType() == QCPAxis::atRight;
-        // Distance from the axis line to the tick labels, as QCustomPlot's axis painter adds it.
+        // Distance from the axis line to the tick labels, as QCustomPlot's axis painter adds it
+        // (axisLabelBox adds the labels' depth for the axis label).
         const double toLabels = axis->offset() +
                                 std::max(0, std::max(axis->tickLengthOut(), axis->subTickLengthOut())) +
                                 axis->tickLabelPadding();
-        double deepest = 0; // of the tick labels, across the axis
         if (axis->tickLabels()) {
             for (int i = 0; i < ticks.size() && i < labels.size(); ++i) {
                 if (!axis->range().contains(ticks[i]))
@@ -58,24 +59,17 @@ std::vector<PlotView::TextBox> PlotView::textBoxes() const
                     box = QRectF(r.right() + toLabels, at - size.height() / 2, size.width(), size.height());
                 else
                     continue;
-                deepest = std::max(deepest, bottom ? size.height() : size.width());
                 boxes.push_back({prefix + QStringLiteral(" tick ") + labels[i], box});
             }
         }
         if (axis->label().isEmpty())
             return;
-        const QSizeF size = textSize(axis->labelFont(), axis->label());
-        const double gap = toLabels + deepest + axis->labelPadding();
-        QRectF box;
-        if (bottom)
-            box = QRectF(r.center().x() - size.width() / 2, r.bottom() + gap, size.width(), size.height());
-        else if (left) // drawn turned by 90 degrees
-            box = QRectF(r.left() - gap - size.height(), r.center().y() - size.width() / 2, size.height(),
-                         size.width());
-        else if (right)
-            box = QRectF(r.right() + gap, r.center().y() - size.width() / 2, size.height(), size.width());
-        else
-            return;
+        // Placed as the plain markup would be (RichAxis centres its drawing there), as large
+        // as drawn.
+        const QRectF plain = axisLabelBox(axis, textSize(axis->labelFont(), axis->label()));
+        const QSizeF drawn = richTextSize(axis->label(), axis->labelFont());
+        QRectF box(QPointF(), bottom ? drawn : drawn.transposed());
+        box.moveCenter(plain.center());
         boxes.push_back({prefix + QStringLiteral(" label"), box});
     };
     for (std::size_t i = 0; i < m_plots.size(); ++i) {
@@ -92,7 +86,7 @@ std::vector<PlotView::TextBox> PlotView::textBoxes() const
                         {name(i, QStringLiteral("colour bar")), QRectF(scale->axis()->axisRect()->rect())});
                     axisBoxes(scale->axis(), name(i, QStringLiteral("colour scale")));
                 } else if (auto* title = qobject_cast<QCPTextElement*>(element)) {
-                    const QSizeF size = textSize(title->font(), title->text());
+                    const QSizeF size = richTextSize(title->text(), title->font());
                     const QRect r = title->rect();
                     boxes.push_back(
                         {name(i, QStringLiteral("title")),

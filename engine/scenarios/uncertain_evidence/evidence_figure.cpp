@@ -77,7 +77,8 @@ void addGridCoverage(Figure& figure, Reading reading, const GridDensity& density
     figure.warnings.emplace_back(buf);
 }
 
-void addConsistency(Figure& figure, const evidence::ConsistencyCheck& check, const std::string& yName)
+void addConsistency(Figure& figure, const evidence::ConsistencyCheck& check, const std::string& yName,
+                    double shownFactor)
 {
     figure.summary.set("jeffrey.consistent", check.consistent() ? 1 : 0);
     figure.summary.set("jeffrey.var_y", check.varY);
@@ -88,7 +89,8 @@ void addConsistency(Figure& figure, const evidence::ConsistencyCheck& check, con
                       "Jeffrey's rule is inconsistent with the base model: Var[%s] = %.4g is below "
                       "E[Var[%s | evidence]] = %.4g (Thm 3.3 III), so no joint model produces this "
                       "evidence.",
-                      yName.c_str(), check.varY, yName.c_str(), check.expectedVarGivenZeta);
+                      yName.c_str(), check.varY * shownFactor, yName.c_str(),
+                      check.expectedVarGivenZeta * shownFactor);
         figure.warnings.emplace_back(buf);
     }
 }

@@ -41,8 +41,10 @@ void addMoments(Summary& summary, Reading reading, double mean, double sd);
 void addGridCoverage(Figure& figure, Reading reading, const GridDensity& density);
 
 // jeffrey.consistent, jeffrey.var_y and jeffrey.expected_var_given_zeta, plus a warning
-// in the figure when the condition of Thm 3.3 (III) fails.
-void addConsistency(Figure& figure, const evidence::ConsistencyCheck& check, const std::string& yName);
+// in the figure when the condition of Thm 3.3 (III) fails. The warning shows the variances
+// × shownFactor (the unit yName states), the summary keeps them as computed.
+void addConsistency(Figure& figure, const evidence::ConsistencyCheck& check, const std::string& yName,
+                    double shownFactor = 1);
 
 // The `emphasis` choice every ue-* scenario declares (none | jeffrey | virtual |
 // distributional, default none), matching what the "Which reading applies?" guide recommends.

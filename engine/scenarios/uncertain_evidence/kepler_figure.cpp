@@ -24,7 +24,7 @@ struct Dimension {
     const char* name;  // in titles
     bool angle;
 };
-constexpr Dimension kDim[kDims] = {{"P", "P − P_true (minutes)", "the period P", false},
+constexpr Dimension kDim[kDims] = {{"P", "P − P_true (min)", "the period P", false},
                                    {"e", "eccentricity e", "the eccentricity e", false},
                                    {"omega", "ω (deg)", "the argument of periapsis ω", true},
                                    {"omega_plus_m", "ω + M (deg)", "the phase ω + M", true}};
@@ -150,7 +150,7 @@ Plot cornerCell(int row, int column)
     if (row == kDims - 1)
         p.xLabel = kDim[column].label;
     if (column == 0)
-        p.yLabel = row == 0 ? "density (1/minute)" : kDim[row].label;
+        p.yLabel = row == 0 ? "density (1/min)" : kDim[row].label;
     return p;
 }
 
@@ -186,15 +186,23 @@ Figure keplerCornerFigure(const Eigen::MatrixXd* readings[3], const KeplerTruth&
     for (int a = 0; a < kDims; ++a) {
         for (int b = a + 1; b < kDims; ++b) {
             Plot p = cornerCell(b, a);
-            p.title = std::string(kDim[b].key) + " against " + kDim[a].key + ": 68 % and 95 % regions";
+            p.title = std::string(kDim[b].key) + " against " + kDim[a].key +
+                      ": 68 % (thick) and 95 % (thin) regions";
+            // One series per level, the outer one thin, and a legend key for each line width: the
+            // corner's cells carry no titles, so the legend is where the levels are named.
             for (int i = 0; i < 3; ++i) {
                 if (readings[i]->rows() == 0)
                     continue;
                 const ReadingStyle st = readingStyle(kOrder[i]);
-                p.series.push_back(hpdContourSeries(st.legend, columns[i][a], columns[i][b], equal, r.lo[a],
-                                                    r.hi[a], r.lo[b], r.hi[b], kContourBins, {0.68, 0.95},
-                                                    st.colour, st.dashed));
+                for (double mass : {0.68, 0.95}) {
+                    p.series.push_back(hpdContourSeries(st.legend, columns[i][a], columns[i][b], equal,
+                                                        r.lo[a], r.hi[a], r.lo[b], r.hi[b], kContourBins,
+                                                        {mass}, st.colour, st.dashed));
+                    p.series.back().thin = mass > 0.9;
+                }
             }
+            p.series.push_back(contourLevelKey("68 % region", false));
+            p.series.push_back(contourLevelKey("95 % region", true));
             p.series.push_back(crosshair(truthShown[a], truthShown[b], r, a, b));
             figure.plots.push_back(std::move(p));
         }

@@ -259,11 +259,12 @@ Figure KeplerScenario::run(const ParameterValues& input, const RunContext& conte
         sm.set("jeffrey.ess_p_mean", varMeans > 0 ? sd * sd * nE / varMeans : double(nE));
     }
     const double varT = priorPredictiveVariance(n, sigmaM, priors);
-    addConsistency(figure, {varT, sigmaE * sigmaE}, "t_n (d²)");
+    // Shown in min², as σ_e and σ_m are entered (KeplerScenario::summaryUnits).
+    addConsistency(figure, {varT, sigmaE * sigmaE}, "t_n (min²)", kMinutesPerDay * kMinutesPerDay);
 
     Table data;
     data.title = "Observed (simulated) mid-transit times";
-    data.columns = {"n", "t̂_n (d)"};
+    data.columns = {"n", "t̂_n (d)"}; // absolute times in days; errors and offsets in minutes
     for (int k = 0; k < n; ++k) {
         char buf[32];
         std::snprintf(buf, sizeof buf, "%.5f", observed[k]);

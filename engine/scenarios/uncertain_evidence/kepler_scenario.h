@@ -14,14 +14,18 @@ public:
     const ParameterSchema& schema() const override { return m_schema; }
     std::vector<Preset> presets() const override;
     std::vector<WorkBudget> workBudget(const RunInput& input) const override;
-    // The period is in days, as the transit times are; ω and ω + M take their unit (deg)
-    // from the parameters true_omega and true_omega_plus_m.
+    // One time unit per kind of quantity: errors, spreads and offsets in minutes, as the
+    // parameters σ_e, σ_m and the P axis (P − P_true) are; absolute times (the period, the
+    // transit times) in days. The sampler works in days, so the sd of P and the variances of
+    // the consistency check are stored in d and d² (JSON, CSV) and shown × 1440 and × 1440².
+    // ω and ω + M take their unit (deg) from the parameters true_omega and true_omega_plus_m.
+    static constexpr double kMinutesPerDay = 1440;
     std::vector<SummaryUnit> summaryUnits() const override
     {
         return {{"*.P.mean", "d"},
-                {"*.P.sd", "d"},
-                {"jeffrey.var_y", "d²"},
-                {"jeffrey.expected_var_given_zeta", "d²"}};
+                {"*.P.sd", "min", kMinutesPerDay},
+                {"jeffrey.var_y", "min²", kMinutesPerDay * kMinutesPerDay},
+                {"jeffrey.expected_var_given_zeta", "min²", kMinutesPerDay * kMinutesPerDay}};
     }
     Figure run(const ParameterValues& values, const RunContext& context) const override;
 

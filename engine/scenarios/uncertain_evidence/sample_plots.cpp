@@ -177,4 +177,16 @@ Series hpdContourSeries(std::string name, const Eigen::VectorXd& x, const Eigen:
     return s;
 }
 
+Series contourLevelKey(std::string name, bool thin)
+{
+    Series s;
+    s.name = std::move(name);
+    s.kind = SeriesKind::Line;
+    s.colour = kReferenceColour;
+    s.thin = thin;
+    s.x = {kNaN, kNaN};
+    s.y = {kNaN, kNaN};
+    return s;
+}
+
 } // namespace evx::scenarios

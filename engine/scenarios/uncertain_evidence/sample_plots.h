@@ -21,6 +21,10 @@ Series hpdContourSeries(std::string name, const Eigen::VectorXd& x, const Eigen:
                         const Eigen::VectorXd& weights, double xLo, double xHi, double yLo, double yHi,
                         int bins, const std::vector<double>& masses, int colour, bool dashed);
 
+// A legend key for one level of nested contours drawn in the reference colour, thin or not as
+// that level's lines are: two NaN points, so it draws nothing but its legend entry.
+Series contourLevelKey(std::string name, bool thin);
+
 // Weighted mean and sd.
 std::pair<double, double> weightedMoments(const Eigen::VectorXd& values, const Eigen::VectorXd& weights);
 

@@ -154,7 +154,7 @@ Figure WvoEightSchoolsScenario::run(const ParameterValues& input, const RunConte
 
     Figure f;
     Plot joint;
-    joint.title = "p(μ, τ | y): heat map original; 50% and 90% contours";
+    joint.title = "p(μ, τ | y): heat map original; 50 % (thick) and 90 % (thin) regions";
     joint.xLabel = "μ (population mean effect)";
     joint.yLabel = "τ (between-school sd)";
     HeatMap map;
@@ -169,9 +169,10 @@ Figure WvoEightSchoolsScenario::run(const ParameterValues& input, const RunConte
     for (double& d : map.values)
         d /= kMuAxis.step() * kTauAxis.step();
     joint.heatMaps.push_back(std::move(map));
-    joint.series.push_back(contourSeries(full, {0.5, 0.9}, 0));
-    joint.series.push_back(contourSeries(*rec.unweighted, {0.5, 0.9}, 1));
-    joint.series.push_back(contourSeries(*rec.weighted, {0.5, 0.9}, 2));
+    addContours(joint, full, 0);
+    addContours(joint, *rec.unweighted, 1);
+    addContours(joint, *rec.weighted, 2);
+    addContourKeys(joint);
     f.plots.push_back(std::move(joint));
 
     Plot muPlot;

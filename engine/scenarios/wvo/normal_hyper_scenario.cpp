@@ -196,7 +196,7 @@ Figure WvoNormalHyperScenario::run(const ParameterValues& input, const RunContex
     auto figureOf = [&](const wvo::GridReconstruction* rec) {
         Figure f;
         Plot joint;
-        joint.title = "p(m, σ | y): heat map original; 50% and 90% contours";
+        joint.title = "p(m, σ | y): heat map original; 50 % (thick) and 90 % (thin) regions";
         joint.xLabel = "m (hyper-mean)";
         joint.yLabel = "σ";
         HeatMap map;
@@ -211,7 +211,7 @@ Figure WvoNormalHyperScenario::run(const ParameterValues& input, const RunContex
         for (double& d : map.values)
             d /= mAxis.step() * sAxis.step();
         joint.heatMaps.push_back(std::move(map));
-        joint.series.push_back(contourSeries(full, {0.5, 0.9}, 0));
+        addContours(joint, full, 0);
         Plot mPlot;
         mPlot.title = "Marginal posterior of m";
         mPlot.xLabel = "m";
@@ -223,13 +223,14 @@ Figure WvoNormalHyperScenario::run(const ParameterValues& input, const RunContex
         sPlot.yLabel = "probability density";
         sPlot.series = {densityCurve(0, sAxis.centres(), full.marginalY())};
         if (rec) {
-            joint.series.push_back(contourSeries(*rec->unweighted, {0.5, 0.9}, 1));
-            joint.series.push_back(contourSeries(*rec->weighted, {0.5, 0.9}, 2));
+            addContours(joint, *rec->unweighted, 1);
+            addContours(joint, *rec->weighted, 2);
             mPlot.series.push_back(densityCurve(1, mAxis.centres(), rec->unweighted->marginalX()));
             mPlot.series.push_back(densityCurve(2, mAxis.centres(), rec->weighted->marginalX()));
             sPlot.series.push_back(densityCurve(1, sAxis.centres(), rec->unweighted->marginalY()));
             sPlot.series.push_back(densityCurve(2, sAxis.centres(), rec->weighted->marginalY()));
         }
+        addContourKeys(joint);
         f.plots = {std::move(joint), std::move(mPlot), std::move(sPlot)};
         if (rec)
             f.plots.push_back(

@@ -139,7 +139,7 @@ Figure WvoNormalScenario::run(const ParameterValues& input, const RunContext& co
 
     Figure f;
     Plot joint;
-    joint.title = "p(μ, σ | y): heat map original; 50% and 90% contours";
+    joint.title = "p(μ, σ | y): heat map original; 50 % (thick) and 90 % (thin) regions";
     joint.xLabel = "μ";
     joint.yLabel = "σ";
     HeatMap map;
@@ -154,9 +154,10 @@ Figure WvoNormalScenario::run(const ParameterValues& input, const RunContext& co
     for (double& d : map.values)
         d /= muAxis.step() * sigmaAxis.step();
     joint.heatMaps.push_back(std::move(map));
-    joint.series.push_back(contourSeries(po, {0.5, 0.9}, 0));
-    joint.series.push_back(contourSeries(pu, {0.5, 0.9}, 1));
-    joint.series.push_back(contourSeries(pw, {0.5, 0.9}, 2));
+    addContours(joint, po, 0);
+    addContours(joint, pu, 1);
+    addContours(joint, pw, 2);
+    addContourKeys(joint);
     f.plots.push_back(std::move(joint));
 
     Plot muPlot;

@@ -185,11 +185,12 @@ Figure WvoRatsScenario::run(const ParameterValues& input, const RunContext& cont
     if (context.wantsProgress()) {
         Figure first;
         Plot joint;
-        joint.title = "p(log(α/β), log(α+β) | y): heat map original; 50% and 90% contours";
+        joint.title = "p(log(α/β), log(α+β) | y): heat map original; 50 % (thick) and 90 % (thin) regions";
         joint.xLabel = "log(α/β)";
         joint.yLabel = "log(α + β)";
         joint.heatMaps.push_back(heatMapOf());
-        joint.series.push_back(contourSeries(full, {0.5, 0.9}, 0));
+        addContours(joint, full, 0);
+        addContourKeys(joint);
         first.plots.push_back(std::move(joint));
         first.summary.set("original.log_ratio.mean", full.meanX());
         first.summary.set("original.log_sum.mean", full.meanY());
@@ -217,13 +218,14 @@ Figure WvoRatsScenario::run(const ParameterValues& input, const RunContext& cont
     }
     f.data = {{"tumours", std::move(tumours)}, {"rats", std::move(rats)}};
     Plot joint;
-    joint.title = "p(log(α/β), log(α+β) | y): heat map original; 50% and 90% contours";
+    joint.title = "p(log(α/β), log(α+β) | y): heat map original; 50 % (thick) and 90 % (thin) regions";
     joint.xLabel = "log(α/β)";
     joint.yLabel = "log(α + β)";
     joint.heatMaps.push_back(heatMapOf());
-    joint.series.push_back(contourSeries(full, {0.5, 0.9}, 0));
-    joint.series.push_back(contourSeries(*rec.unweighted, {0.5, 0.9}, 1));
-    joint.series.push_back(contourSeries(*rec.weighted, {0.5, 0.9}, 2));
+    addContours(joint, full, 0);
+    addContours(joint, *rec.unweighted, 1);
+    addContours(joint, *rec.weighted, 2);
+    addContourKeys(joint);
     f.plots.push_back(std::move(joint));
 
     Plot uPlot;

@@ -1,5 +1,7 @@
 #include "scenarios/wvo/wvo_figure.h"
 
+#include "scenarios/uncertain_evidence/sample_plots.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -86,7 +88,6 @@ Plot weightsPlot(const Eigen::VectorXd& weights, const std::string& title, const
 Series contourSeries(const wvo::GridPosterior& post, const std::vector<double>& masses, int style)
 {
     Series s = densityCurve(style, {}, {});
-    s.name += " (50% and 90% regions)";
     const int nx = post.xAxis().n, ny = post.yAxis().n;
     const std::vector<double>& m = post.mass();
     std::vector<double> sorted(m);
@@ -126,6 +127,19 @@ Series contourSeries(const wvo::GridPosterior& post, const std::vector<double>& 
             }
     }
     return s;
+}
+
+void addContours(Plot& plot, const wvo::GridPosterior& posterior, int style)
+{
+    plot.series.push_back(contourSeries(posterior, {0.5}, style));
+    plot.series.push_back(contourSeries(posterior, {0.9}, style));
+    plot.series.back().thin = true;
+}
+
+void addContourKeys(Plot& plot)
+{
+    plot.series.push_back(contourLevelKey("50 % region", false));
+    plot.series.push_back(contourLevelKey("90 % region", true));
 }
 
 Series boxSeries(const std::string& name, int colour, const std::vector<double>& positions,

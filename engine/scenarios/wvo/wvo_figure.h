@@ -34,6 +34,11 @@ Plot weightsPlot(const Eigen::VectorXd& weights, const std::string& title, const
 // marching squares on the cell centres; segments are separated by NaN.
 Series contourSeries(const wvo::GridPosterior& posterior, const std::vector<double>& masses, int style);
 
+// The 50 % and 90 % contours of posterior in style, the 90 % one thin (Series::thin).
+void addContours(Plot& plot, const wvo::GridPosterior& posterior, int style);
+// The legend keys naming the two levels addContours draws, after a plot's contours.
+void addContourKeys(Plot& plot);
+
 // Box plots: at each position a box from q25 to q75, a median line, whiskers to q05 and q95.
 Series boxSeries(const std::string& name, int colour, const std::vector<double>& positions,
                  const std::vector<wvo::Quantiles>& quantiles, double halfWidth);

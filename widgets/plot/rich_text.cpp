@@ -1,0 +1,190 @@
+#include "plot/rich_text.h"
+
+#include "core/rich_label.h"
+
+#include <QAbstractTextDocumentLayout>
+#include <QFontMetricsF>
+#include <QTextDocument>
+
+#include <algorithm>
+#include <memory>
+
+namespace evx {
+namespace {
+
+QSizeF plainSize(const QFont& font, const QString& text)
+{
+    return QFontMetricsF(font).boundingRect(QRectF(), Qt::TextDontClip | Qt::AlignCenter, text).size();
+}
+
+std::unique_ptr<QTextDocument> document(const QString& markup, const QFont& font, QPaintDevice* device)
+{
+    auto doc = std::make_unique<QTextDocument>();
+    if (device) // the page's metrics, not the screen's: PDF and SVG lay out text unhinted
+        doc->documentLayout()->setPaintDevice(device);
+    doc->setDocumentMargin(0);
+    doc->setDefaultFont(font);
+    QTextOption option(Qt::AlignHCenter);
+    option.setWrapMode(QTextOption::NoWrap);
+    doc->setDefaultTextOption(option);
+    doc->setHtml(richLabelHtml(markup));
+    doc->setTextWidth(doc->idealWidth()); // so that AlignHCenter centres lines on each other
+    return doc;
+}
+
+} // namespace
+
+bool hasRichScripts(const QString& markup)
+{
+    return hasScripts(parseRichLabel(markup.toStdString()));
+}
+
+QString richLabelHtml(const QString& markup)
+{
+    QString html;
+    for (const LabelRun& run : parseRichLabel(markup.toStdString())) {
+        QString text = QString::fromStdString(run.text).toHtmlEscaped();
+        text.replace(QLatin1Char('\n'), QStringLiteral("<br>"));
+        if (run.script == Script::Sub)
+            text = QStringLiteral("<sub>") + text + QStringLiteral("</sub>");
+        else if (run.script == Script::Super)
+            text = QStringLiteral("<sup>") + text + QStringLiteral("</sup>");
+        html += text;
+    }
+    // pre: spaces as written (two spaces stay two), as QCustomPlot draws plain labels.
+    return QStringLiteral("<span style=\"white-space:pre\">") + html + QStringLiteral("</span>");
+}
+
+QSizeF richTextSize(const QString& markup, const QFont& font)
+{
+    if (!hasRichScripts(markup))
+        return plainSize(font, markup);
+    return document(markup, font, nullptr)->size();
+}
+
+void drawRichText(QPainter* painter, const QRectF& box, const QString& markup, const QFont& font,
+                  const QColor& colour)
+{
+    auto doc = document(markup, font, painter->device());
+    const QSizeF size = doc->size();
+    QAbstractTextDocumentLayout::PaintContext context;
+    context.palette.setColor(QPalette::Text, colour);
+    painter->save();
+    painter->translate(box.center() - QPointF(size.width() / 2, size.height() / 2));
+    doc->documentLayout()->draw(painter, context);
+    painter->restore();
+}
+
+QRectF axisLabelBox(const QCPAxis* axis, const QSizeF& labelSize)
+{
+    const QRect r = axis->axisRect()->rect();
+    const QCPAxis::AxisType type = axis->axisType();
+    const bool horizontal = type == QCPAxis::atBottom || type == QCPAxis::atTop;
+    // Distance from the axis line to the label, as QCustomPlot's axis painter adds it up.
+    double gap = axis->offset() + std::max(0, std::max(axis->tickLengthOut(), axis->subTickLengthOut())) +
+                 axis->tickLabelPadding();
+    if (axis->tickLabels()) {
+        double deepest = 0;
+        const QVector<double> ticks = axis->tickVector();
+        const QVector<QString> labels = axis->tickVectorLabels();
+        for (int i = 0; i < ticks.size() && i < labels.size(); ++i) {
+            if (!axis->range().contains(ticks[i]))
+                continue;
+            const QSizeF size = plainSize(axis->tickLabelFont(), labels[i]);
+            deepest = std::max(deepest, horizontal ? size.height() : size.width());
+        }
+        gap += deepest;
+    }
+    gap += axis->labelPadding();
+    const double along = labelSize.width(), across = labelSize.height();
+    switch (type) {
+    case QCPAxis::atBottom:
+        return {r.center().x() - along / 2, r.bottom() + gap, along, across};
+    case QCPAxis::atTop:
+        return {r.center().x() - along / 2, r.top() - gap - across, along, across};
+    case QCPAxis::atLeft:
+        return {r.left() - gap - across, r.center().y() - along / 2, across, along};
+    case QCPAxis::atRight:
+        return {r.right() + gap, r.center().y() - along / 2, across, along};
+    }
+    return {};
+}
+
+void RichAxis::draw(QCPPainter* painter)
+{
+    if (!hasRichScripts(mLabel)) {
+        QCPAxis::draw(painter);
+        return;
+    }
+    const QString markup = mLabel;
+    mLabel.clear(); // ticks and tick labels as usual; the label below
+    QCPAxis::draw(painter);
+    mLabel = markup;
+    // The box the plain markup would fill: the drawing is centred where QCustomPlot centres it.
+    const QSizeF plain = plainSize(mLabelFont, markup);
+    const QRectF box = axisLabelBox(this, plain);
+    painter->save();
+    painter->translate(box.center());
+    if (mAxisType == atLeft)
+        painter->rotate(-90);
+    else if (mAxisType == atRight)
+        painter->rotate(90);
+    drawRichText(painter, QRectF(-plain.width() / 2, -plain.height() / 2, plain.width(), plain.height()),
+                 markup, mLabelFont, mLabelColor);
+    painter->restore();
+}
+
+QCPAxisRect* newRichAxisRect(QCustomPlot* plot)
+{
+    auto* rect = new QCPAxisRect(plot, false);
+    // QCustomPlot's default set: bottom and left shown with grids, top and right hidden.
+    for (QCPAxis::AxisType type : {QCPAxis::atTop, QCPAxis::atRight, QCPAxis::atBottom, QCPAxis::atLeft})
+        rect->addAxis(type, new RichAxis(rect, type));
+    for (QCPAxis::AxisType type : {QCPAxis::atTop, QCPAxis::atRight}) {
+        rect->axis(type)->setVisible(false);
+        rect->axis(type)->grid()->setVisible(false);
+        rect->axis(type)->grid()->setZeroLinePen(Qt::NoPen);
+    }
+    rect->axis(QCPAxis::atBottom)->grid()->setVisible(true);
+    rect->axis(QCPAxis::atLeft)->grid()->setVisible(true);
+    rect->setRangeDragAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+    rect->setRangeZoomAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+    return rect;
+}
+
+void RichTextElement::draw(QCPPainter* painter)
+{
+    if (!hasRichScripts(mText)) {
+        QCPTextElement::draw(painter);
+        return;
+    }
+    const QFont font = mSelected ? mSelectedFont : mFont;
+    drawRichText(painter, mRect, mText, font, mSelected ? mSelectedTextColor : mTextColor);
+}
+
+void RichLegendItem::draw(QCPPainter* painter)
+{
+    if (!mPlottable || !hasRichScripts(mPlottable->name())) {
+        QCPPlottableLegendItem::draw(painter);
+        return;
+    }
+    const QString name = mPlottable->name();
+    // The plain item with an empty name draws the icon and its border where it always does.
+    mPlottable->setName(QString());
+    QCPPlottableLegendItem::draw(painter);
+    mPlottable->setName(name);
+    const QSize icon = mParentLegend->iconSize();
+    const QSizeF plain = plainSize(getFont(), name);
+    const QSizeF rich = richTextSize(name, getFont());
+    // Left-aligned and at the top of the item, like the plain names beside it. A subscript
+    // reaches below a plain line: unclipped, it may use the row's margin and spacing.
+    painter->save();
+    painter->setClipping(false);
+    drawRichText(painter,
+                 QRectF(mRect.x() + icon.width() + mParentLegend->iconTextPadding(), mRect.y(), rich.width(),
+                        plain.height()),
+                 name, getFont(), getTextColor());
+    painter->restore();
+}
+
+} // namespace evx
