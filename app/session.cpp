@@ -46,6 +46,7 @@ QJsonObject pinToJson(const PinnedFigure& pin, const ParameterSchema& schema)
                                       {"kind", kKindNames[static_cast<int>(s.kind)]},
                                       {"colour", s.colour},
                                       {"dashed", s.dashed},
+                                      {"thin", s.thin},
                                       {"x", numbersToJson(s.x)},
                                       {"y", numbersToJson(s.y)}});
         }
@@ -186,6 +187,7 @@ std::variant<PinnedFigure, QString> parsePin(const QJsonValue& value, const Para
             s.kind = static_cast<SeriesKind>(k - std::begin(kKindNames));
             s.colour = colour.toInt();
             s.dashed = so.value("dashed").toBool(false);
+            s.thin = so.value("thin").toBool(false);
             s.x = *x;
             s.y = *y;
             plot.series.push_back(std::move(s));

@@ -70,6 +70,7 @@ private slots:
         plot.series.push_back(
             {"a", SeriesKind::Line, {0, 0.1, 0.2}, {1.0 / 3, std::nan(""), 2e-300}, 3, true, 0});
         plot.series.push_back({"b", SeriesKind::Scatter, {1}, {-1}, kReferenceColour, false, 0});
+        plot.series[1].thin = true;
         pin.figure.plots.push_back(plot);
         const Session saved{"ue-gaussian", {scenario->schema().defaults(), {}, {}}, {}, {pin, pin}};
         const auto loaded = parseSession(sessionToJson(saved, scenario->schema()));
@@ -89,6 +90,8 @@ private slots:
         QCOMPARE(back.series[0].y[2], 2e-300);
         QCOMPARE(back.series[0].colour, 3);
         QCOMPARE(back.series[0].dashed, true);
+        QCOMPARE(back.series[0].thin, false);
+        QCOMPARE(back.series[1].thin, true);
         QCOMPARE(back.series[1].kind, SeriesKind::Scatter);
         QCOMPARE(back.series[1].colour, kReferenceColour);
         QCOMPARE(back.series[1].y, plot.series[1].y);
