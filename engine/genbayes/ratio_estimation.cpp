@@ -3,12 +3,12 @@
 #include "core/errors.h"
 #include "genbayes/logistic.h"
 #include "gp/gp_regression.h"
+#include "stats/densities.h"
 
 #include <Eigen/Eigenvalues>
 
 #include <algorithm>
 #include <cmath>
-#include <numbers>
 
 namespace evx::genbayes {
 
@@ -82,12 +82,10 @@ Eigen::VectorXd generativeLogDensity(const Points& observed, double bandwidth)
     const Eigen::Index n = observed.rows();
     Eigen::VectorXd out(n);
     if (observed.cols() == 1) {
-        const double logNorm = -std::log(double(n) * bandwidth * std::sqrt(2 * std::numbers::pi));
+        const double logNorm = -std::log(double(n) * bandwidth) - stats::kHalfLog2Pi;
         for (Eigen::Index i = 0; i < n; ++i) {
             const Eigen::ArrayXd z = (observed.col(0).array() - observed(i, 0)) / bandwidth;
-            const Eigen::ArrayXd e = -0.5 * z.square();
-            const double top = e.maxCoeff();
-            out(i) = top + std::log((e - top).exp().sum()) + logNorm;
+            out(i) = stats::logSumExp(Eigen::ArrayXd(-0.5 * z.square())) + logNorm;
         }
         return out;
     }
@@ -102,8 +100,7 @@ Eigen::VectorXd generativeLogDensity(const Points& observed, double bandwidth)
     Eigen::VectorXd mu, latentVar;
     gp.predict(x, mu, latentVar);
     for (Eigen::Index i = 0; i < n; ++i) {
-        const double v = latentVar(i) + gp.noiseVariance();
-        out(i) = -0.5 * (y(i) - mu(i)) * (y(i) - mu(i)) / v - 0.5 * std::log(2 * std::numbers::pi * v);
+        out(i) = stats::normalLogPdfVar(y(i), mu(i), latentVar(i) + gp.noiseVariance());
     }
     return out;
 }
