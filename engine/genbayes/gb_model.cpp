@@ -167,6 +167,24 @@ public:
         return f;
     }
     int featureCount() const override { return 6; }
+    // (x, r, r², x r, x²) with r = (y − β0 − β1 x)/σ at this θ. Against a normal-noise truth
+    // y | x ~ N(a + b x, s²) the log-ratio is exactly quadratic in (x, r):
+    //   log r(x, y) = −r²/2 − log σ + (σ r + β0 − a + (β1 − b) x)²/(2 s²) + log s,
+    // and the simulations' r is N(0, 1) whatever θ, so the classifier's prior shrinks weights
+    // of features with the same spread on both sides instead of one collinear combination.
+    Eigen::MatrixXd residualFeatures(const Points& points, const Points&,
+                                     const Eigen::VectorXd& t) const override
+    {
+        const Eigen::ArrayXd x = points.col(0).array();
+        const Eigen::ArrayXd r = (points.col(1).array() - t(0) - t(1) * x) * std::exp(-0.5 * t(2));
+        Eigen::MatrixXd f(points.rows(), 5);
+        f.col(0) = x.matrix();
+        f.col(1) = r.matrix();
+        f.col(2) = r.square().matrix();
+        f.col(3) = (x * r).matrix();
+        f.col(4) = x.square().matrix();
+        return f;
+    }
 };
 
 } // namespace

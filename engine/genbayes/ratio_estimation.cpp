@@ -14,7 +14,7 @@ namespace evx::genbayes {
 
 Eigen::VectorXd classifierLogRatios(const GbModel& model, const Points& observed,
                                     const Eigen::VectorXd& theta, Classifier classifier, int folds,
-                                    std::uint64_t simulationSeed, SimulationDesign design, bool whiten)
+                                    std::uint64_t simulationSeed, SimulationDesign design, FeatureBasis basis)
 {
     const Eigen::Index n = observed.rows();
     if (folds < 2 || n < folds)
@@ -23,13 +23,15 @@ Eigen::VectorXd classifierLogRatios(const GbModel& model, const Points& observed
     // Fold k holds the points i ≡ k (mod K); the largest training set has n − ⌊n/K⌋ points.
     const Eigen::Index simulations = n - n / folds;
     std::mt19937_64 rng(simulationSeed);
-    Eigen::MatrixXd simulated =
-        model.features(model.simulateFromUniforms(
-                           theta, simulationUniforms(int(simulations), model.uniformsPerDraw(), design, rng)),
-                       observed);
-    Eigen::MatrixXd features = model.features(observed, observed);
+    auto featuresOf = [&](const Points& points) {
+        return basis == FeatureBasis::Residual ? model.residualFeatures(points, observed, theta)
+                                               : model.features(points, observed);
+    };
+    Eigen::MatrixXd simulated = featuresOf(model.simulateFromUniforms(
+        theta, simulationUniforms(int(simulations), model.uniformsPerDraw(), design, rng)));
+    Eigen::MatrixXd features = featuresOf(observed);
     const Eigen::Index d = features.cols();
-    if (whiten) {
+    if (basis == FeatureBasis::Principal) {
         const Eigen::RowVectorXd mean = features.colwise().mean();
         const Eigen::MatrixXd centred = features.rowwise() - mean;
         const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(centred.transpose() * centred /

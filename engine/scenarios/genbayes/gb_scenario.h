@@ -24,8 +24,9 @@ struct GbScenarioConfig {
     std::vector<ParameterSpec> truthParameters; // e.g. truth_rate, nb_size, nb_p
     std::function<genbayes::Truth(const ParameterValues&)> truth;
     std::vector<Preset> presets;
-    std::vector<std::string> dataNames; // "x" or "x", "y": the keys of Figure::data
-    bool principalBasis = false;        // the default of feature_basis
+    std::vector<std::string> dataNames;                          // "x" or "x", "y": the keys of Figure::data
+    std::vector<std::string> featureBases{"paper", "principal"}; // choices of feature_basis
+    int featureBasis = 0;                                        // its default
 };
 
 class GbScenario final : public Scenario {

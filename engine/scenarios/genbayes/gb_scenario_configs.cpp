@@ -89,7 +89,8 @@ std::shared_ptr<Scenario> makeGbRegressionScenario()
     // Its scale signal is the residual², a low-variance combination of six collinear features
     // (y² + 2xy + x² up to centring): in the paper's basis the shared prior shrinks it away
     // (VB, normal noise, seeds 0–4: JSD 0.63–0.81; principal basis 0.43–0.55).
-    c.principalBasis = true;
+    c.featureBases = {"paper", "principal", "residual"};
+    c.featureBasis = 1;
     c.presets = tablePresets("table4", {"normal", "student-t"}, {"normal noise", "Student-t(3) noise"});
     return std::make_shared<GbScenario>(std::move(c));
 }
