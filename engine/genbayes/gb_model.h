@@ -49,6 +49,13 @@ public:
     // statistics (x̄, ȳ, s_y) taken from the observed sample.
     virtual Eigen::MatrixXd features(const Points& points, const Points& observed) const = 0;
     virtual int featureCount() const = 0;
+    // Features in θ's own coordinates, where the model has them (the regression's, see there);
+    // the others' are features(points, observed).
+    virtual Eigen::MatrixXd residualFeatures(const Points& points, const Points& observed,
+                                             const Eigen::VectorXd&) const
+    {
+        return features(points, observed);
+    }
 };
 
 // How the uniforms behind one θ's simulations are drawn. Independent: iid U(0, 1).

@@ -3,18 +3,18 @@
 #include "core/errors.h"
 #include "genbayes/logistic.h"
 #include "gp/gp_regression.h"
+#include "stats/densities.h"
 
 #include <Eigen/Eigenvalues>
 
 #include <algorithm>
 #include <cmath>
-#include <numbers>
 
 namespace evx::genbayes {
 
 Eigen::VectorXd classifierLogRatios(const GbModel& model, const Points& observed,
                                     const Eigen::VectorXd& theta, Classifier classifier, int folds,
-                                    std::uint64_t simulationSeed, SimulationDesign design, bool whiten)
+                                    std::uint64_t simulationSeed, SimulationDesign design, FeatureBasis basis)
 {
     const Eigen::Index n = observed.rows();
     if (folds < 2 || n < folds)
@@ -23,13 +23,15 @@ Eigen::VectorXd classifierLogRatios(const GbModel& model, const Points& observed
     // Fold k holds the points i ≡ k (mod K); the largest training set has n − ⌊n/K⌋ points.
     const Eigen::Index simulations = n - n / folds;
     std::mt19937_64 rng(simulationSeed);
-    Eigen::MatrixXd simulated =
-        model.features(model.simulateFromUniforms(
-                           theta, simulationUniforms(int(simulations), model.uniformsPerDraw(), design, rng)),
-                       observed);
-    Eigen::MatrixXd features = model.features(observed, observed);
+    auto featuresOf = [&](const Points& points) {
+        return basis == FeatureBasis::Residual ? model.residualFeatures(points, observed, theta)
+                                               : model.features(points, observed);
+    };
+    Eigen::MatrixXd simulated = featuresOf(model.simulateFromUniforms(
+        theta, simulationUniforms(int(simulations), model.uniformsPerDraw(), design, rng)));
+    Eigen::MatrixXd features = featuresOf(observed);
     const Eigen::Index d = features.cols();
-    if (whiten) {
+    if (basis == FeatureBasis::Principal) {
         const Eigen::RowVectorXd mean = features.colwise().mean();
         const Eigen::MatrixXd centred = features.rowwise() - mean;
         const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(centred.transpose() * centred /
@@ -82,12 +84,10 @@ Eigen::VectorXd generativeLogDensity(const Points& observed, double bandwidth)
     const Eigen::Index n = observed.rows();
     Eigen::VectorXd out(n);
     if (observed.cols() == 1) {
-        const double logNorm = -std::log(double(n) * bandwidth * std::sqrt(2 * std::numbers::pi));
+        const double logNorm = -std::log(double(n) * bandwidth) - stats::kHalfLog2Pi;
         for (Eigen::Index i = 0; i < n; ++i) {
             const Eigen::ArrayXd z = (observed.col(0).array() - observed(i, 0)) / bandwidth;
-            const Eigen::ArrayXd e = -0.5 * z.square();
-            const double top = e.maxCoeff();
-            out(i) = top + std::log((e - top).exp().sum()) + logNorm;
+            out(i) = stats::logSumExp(Eigen::ArrayXd(-0.5 * z.square())) + logNorm;
         }
         return out;
     }
@@ -102,8 +102,7 @@ Eigen::VectorXd generativeLogDensity(const Points& observed, double bandwidth)
     Eigen::VectorXd mu, latentVar;
     gp.predict(x, mu, latentVar);
     for (Eigen::Index i = 0; i < n; ++i) {
-        const double v = latentVar(i) + gp.noiseVariance();
-        out(i) = -0.5 * (y(i) - mu(i)) * (y(i) - mu(i)) / v - 0.5 * std::log(2 * std::numbers::pi * v);
+        out(i) = stats::normalLogPdfVar(y(i), mu(i), latentVar(i) + gp.noiseVariance());
     }
     return out;
 }

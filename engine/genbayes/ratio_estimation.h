@@ -12,12 +12,16 @@ namespace evx::genbayes {
 
 enum class Classifier { Cv, Eb, Vb };
 
+// The classifier's features: the model's (the paper's), the same whitened by the observed
+// sample (Principal, below), or the model's residual features at θ (GbModel::residualFeatures).
+enum class FeatureBasis { Paper, Principal, Residual };
+
 // Algorithm 1 with K folds: n_sim = n (K − 1)/K simulations from p(· | θ) (label 1) against
 // the observed points outside fold k (label 0), balanced, so the classifier's logit at the
 // held-out points of fold k is δ_i ≈ log r_i. The simulations are drawn once per θ from
 // simulationSeed, by the given design (the same seed at two θ's: common random numbers).
 // Returns all n per-point δ_i.
-// whiten: the classifiers see the features in the observed sample's principal coordinates,
+// Principal: the classifiers see the features in the observed sample's principal coordinates,
 // φ ↦ Λ^(−1/2) Vᵀ (φ − mean), Σ_obs = V Λ Vᵀ. The same span, so the same maximum-likelihood
 // logit; but a shared prior precision (VB, EB) or L1 penalty then shrinks every direction
 // alike relative to its spread in the data (Zellner's g-prior), instead of crushing a weak
@@ -27,7 +31,7 @@ Eigen::VectorXd classifierLogRatios(const GbModel& model, const Points& observed
                                     const Eigen::VectorXd& theta, Classifier classifier, int folds,
                                     std::uint64_t simulationSeed,
                                     SimulationDesign design = SimulationDesign::Stratified,
-                                    bool whiten = false);
+                                    FeatureBasis basis = FeatureBasis::Paper);
 
 // log p(x_i | θ) − logG_i for given log g at the observed points: the exact log-ratios when
 // logG is the truth's, the "Gen" baselines' when it is an estimate.

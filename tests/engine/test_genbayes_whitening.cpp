@@ -6,6 +6,7 @@
 #include "compare_near.h"
 #include "genbayes/ratio_estimation.h"
 
+#include <Eigen/QR>
 #include <QtTest>
 
 #include <cmath>
@@ -84,15 +85,15 @@ private slots:
         const Points x = regressionData(3);
         const Eigen::Vector3d theta(0.2, -0.7, -1.8);
         const auto c = Classifier(classifier);
-        const Eigen::VectorXd a =
-            classifierLogRatios(*plain, x, theta, c, 10, 5, SimulationDesign::Stratified, true);
-        const Eigen::VectorXd b =
-            classifierLogRatios(mixed, x, theta, c, 10, 5, SimulationDesign::Stratified, true);
+        const Eigen::VectorXd a = classifierLogRatios(*plain, x, theta, c, 10, 5,
+                                                      SimulationDesign::Stratified, FeatureBasis::Principal);
+        const Eigen::VectorXd b = classifierLogRatios(mixed, x, theta, c, 10, 5, SimulationDesign::Stratified,
+                                                      FeatureBasis::Principal);
         EVX_COMPARE_NEAR((a - b).cwiseAbs().maxCoeff(), 0.0, 1e-5);
-        const Eigen::VectorXd rawA =
-            classifierLogRatios(*plain, x, theta, c, 10, 5, SimulationDesign::Stratified, false);
+        const Eigen::VectorXd rawA = classifierLogRatios(*plain, x, theta, c, 10, 5,
+                                                         SimulationDesign::Stratified, FeatureBasis::Paper);
         const Eigen::VectorXd rawB =
-            classifierLogRatios(mixed, x, theta, c, 10, 5, SimulationDesign::Stratified, false);
+            classifierLogRatios(mixed, x, theta, c, 10, 5, SimulationDesign::Stratified, FeatureBasis::Paper);
         QVERIFY2(
             (rawA - rawB).cwiseAbs().maxCoeff() > 0.05,
             qPrintable(
@@ -122,13 +123,39 @@ private slots:
         for (std::uint64_t seed = 0; seed < 10; ++seed) {
             const double paper = divergenceEstimate(
                 Divergence::Kl, classifierLogRatios(*model, x, theta, Classifier(classifier), 10, seed,
-                                                    SimulationDesign::Stratified, false));
+                                                    SimulationDesign::Stratified, FeatureBasis::Paper));
             const double principal = divergenceEstimate(
                 Divergence::Kl, classifierLogRatios(*model, x, theta, Classifier(classifier), 10, seed,
-                                                    SimulationDesign::Stratified, true));
+                                                    SimulationDesign::Stratified, FeatureBasis::Principal));
             QVERIFY2(paper < 0.05, qPrintable(QString("seed %1: paper basis D̂ = %2").arg(seed).arg(paper)));
             QVERIFY2(principal > 0.15,
                      qPrintable(QString("seed %1: principal basis D̂ = %2").arg(seed).arg(principal)));
+        }
+    }
+
+    void theResidualBasisSpansTheNormalNoiseLogRatio()
+    {
+        // Against normal noise, log r(x, y) = −r²/2 − log σ + (σ r + β0 − a + (β1 − b) x)²/(2 s²)
+        // + log s is a quadratic in (x, r): the least-squares fit of the exact log-ratios on
+        // (1, residual features) leaves only rounding (the fit's residual is 1e-13 of their
+        // spread here); on Student-t noise it does not (a residual of 0.1 and more).
+        const auto model = regressionModel();
+        const Points x = regressionData(4);
+        for (const Eigen::Vector3d& theta :
+             {Eigen::Vector3d(0.2, -0.7, -1.8), Eigen::Vector3d(-0.5, -1.5, 0.5)}) {
+            for (const double dof : {0.0, 3.0}) {
+                const Eigen::VectorXd exact =
+                    modelLogRatios(*model, x, theta, truthLogDensity(regressionTruth(0, -1, 0.5, dof), x));
+                Eigen::MatrixXd z(x.rows(), 6);
+                z.col(0).setOnes();
+                z.rightCols(5) = model->residualFeatures(x, x, theta);
+                const Eigen::VectorXd fitted = z * z.colPivHouseholderQr().solve(exact);
+                const double misfit = (fitted - exact).cwiseAbs().maxCoeff();
+                if (dof == 0)
+                    EVX_COMPARE_NEAR(misfit, 0.0, 1e-9);
+                else
+                    QVERIFY2(misfit > 0.1, qPrintable(QString("Student-t misfit %1").arg(misfit)));
+            }
         }
     }
 };

@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdio>
 #include <functional>
+#include <numeric>
 #include <string_view>
 
 namespace evx::scenarios {
@@ -24,7 +25,8 @@ constexpr std::size_t kCacheLimit = 200000; // δ vectors of ≤ 1000 doubles: �
 constexpr double kPublishSeconds = 0.1;
 
 std::vector<ParameterSpec> parametersFor(std::vector<std::string> truths,
-                                         std::vector<ParameterSpec> truthParameters, bool principalBasis)
+                                         std::vector<ParameterSpec> truthParameters,
+                                         std::vector<std::string> featureBases, int featureBasis)
 {
     std::vector<ParameterSpec> p;
     p.push_back(
@@ -51,10 +53,11 @@ std::vector<ParameterSpec> parametersFor(std::vector<std::string> truths,
         "matches p(· | θ) closely, so D̂ is far less noisy), independent draws, or auto (default): "
         "stratified for vb, independent for cv and eb, whichever came closer to the reference"));
     p.push_back(choiceParameter(
-        "feature_basis", "Classifier feature basis", {"paper", "principal"}, principalBasis ? 1 : 0,
-        "The paper's features as they are, or the same features in the observed sample's principal "
+        "feature_basis", "Classifier feature basis", std::move(featureBases), featureBasis,
+        "The paper's features as they are, the same features in the observed sample's principal "
         "coordinates (decorrelated, unit variance), where the classifiers' shrinkage treats every "
-        "direction alike"));
+        "direction alike, or (regression) x and the residual r = (y − β₀ − β₁x)/σ at each θ: "
+        "(x, r, r², x r, x²)"));
     p.push_back(integerParameter("acquisitions", "UCB acquisitions", 0, 200, 100,
                                  "Evaluations after the 10 initial ones, each at the UCB maximiser", true));
     p.push_back(
@@ -65,22 +68,6 @@ std::vector<ParameterSpec> parametersFor(std::vector<std::string> truths,
     p.push_back(realParameter("tempering", "Tempering τ", "", 0.05, 2, 1,
                               "Posterior ∝ exp(−τ n D̂_f(θ)); changing it reuses every evaluation"));
     return p;
-}
-
-// One preset per row of a paper table: each truth under each of the eight divergences, e.g.
-// "table2-negbin-hellinger".
-std::vector<Preset> tablePresets(const std::string& table, const std::array<std::string, 2>& truthIds,
-                                 const std::array<std::string, 2>& truthLabels)
-{
-    std::vector<Preset> presets;
-    const std::string number = table.substr(5);
-    for (int truth : {0, 1})
-        for (Divergence d : kAllDivergences)
-            presets.push_back(
-                {table + "-" + truthIds[std::size_t(truth)] + "-" + divergenceId(d),
-                 "Table " + number + ": " + truthLabels[std::size_t(truth)] + ", " + divergenceLabel(d),
-                 {{"truth", double(truth)}, {"divergence", double(int(d))}}});
-    return presets;
 }
 
 constexpr std::size_t kSurfaceLimit = 48; // a 51³ surface with its sd is 2 MB
@@ -139,11 +126,53 @@ std::vector<double> asVector(const Eigen::VectorXd& v)
     return {v.data(), v.data() + v.size()};
 }
 
+// The reference surfaces are kept by the data and the divergence only.
+std::string referenceKey(const std::string& dataKey, int divergenceAt)
+{
+    return dataKey + "#" + std::to_string(divergenceAt);
+}
+
+// D̂_f of each δ vector (rows) under the given divergences (columns; indices into
+// kAllDivergences): a loop's evaluations rescored for another f.
+Eigen::MatrixXd rescored(const std::vector<Eigen::VectorXd>& logRatios, const std::vector<int>& which)
+{
+    Eigen::MatrixXd d(Eigen::Index(logRatios.size()), Eigen::Index(which.size()));
+    for (Eigen::Index i = 0; i < d.rows(); ++i)
+        for (std::size_t k = 0; k < which.size(); ++k)
+            d(i, Eigen::Index(k)) = divergenceEstimate(kAllDivergences[which[k]], logRatios[std::size_t(i)]);
+    return d;
+}
+
+// D̂_f on the whole grid for the given divergences, one column each: the log-ratios with the
+// given log g once per grid point, then each f.
+Eigen::MatrixXd divergencesOnGrid(const GbModel& model, const Points& observed, const Eigen::MatrixXd& grid,
+                                  const Eigen::VectorXd& logDensity, const std::vector<int>& which,
+                                  const RunContext& context)
+{
+    Eigen::MatrixXd d(grid.rows(), Eigen::Index(which.size()));
+    for (Eigen::Index g = 0; g < grid.rows(); ++g) {
+        if (g % 4096 == 0)
+            context.checkCancelled();
+        const Eigen::VectorXd logRatios =
+            modelLogRatios(model, observed, grid.row(g).transpose(), logDensity);
+        for (std::size_t k = 0; k < which.size(); ++k)
+            d(g, Eigen::Index(k)) = divergenceEstimate(kAllDivergences[which[k]], logRatios);
+    }
+    return d;
+}
+
+std::vector<int> allDivergences()
+{
+    std::vector<int> all(kDivergenceCount);
+    std::iota(all.begin(), all.end(), 0);
+    return all;
+}
+
 } // namespace
 
 GbScenario::GbScenario(GbScenarioConfig config)
-    : m_config(std::move(config)),
-      m_schema(parametersFor(m_config.truths, m_config.truthParameters, m_config.principalBasis))
+    : m_config(std::move(config)), m_schema(parametersFor(m_config.truths, m_config.truthParameters,
+                                                          m_config.featureBases, m_config.featureBasis))
 {
 }
 
@@ -227,6 +256,44 @@ std::vector<WorkBudget> GbScenario::workBudget(const RunInput& input) const
              "acquisitions, folds or n_obs, or use the vb or eb classifier"}};
 }
 
+void GbScenario::keepRecent(const std::string& key, std::shared_ptr<const Evaluations> entry) const
+{
+    std::lock_guard lock(m_cacheMutex);
+    std::size_t bytes = entry->bytes();
+    for (const auto& [kept, evaluations] : m_recent)
+        bytes += kept == key ? 0 : evaluations->bytes();
+    if (bytes > kRecentBytes)
+        m_recent.clear();
+    m_recent[key] = std::move(entry);
+}
+
+void GbScenario::prepareSwitches(const DataSet& data, const std::string& recentKey, Evaluations made,
+                                 const Eigen::VectorXd& logHyperparameters, const Eigen::VectorXd& sd,
+                                 const RunContext& context) const
+{
+    const ParameterBox box = data.model.box();
+    const std::shared_ptr<const Eigen::MatrixXd> grid = this->grid(box);
+    made.values = rescored(made.logRatios, allDivergences());
+    ShapedSurfaces shaped =
+        smoothWithShape(box, *grid, made.thetas, made.values, made.kernel, logHyperparameters, context);
+    made.means = std::move(shaped.means);
+    made.sdRatio = std::move(shaped.sdRatio);
+    made.sd = sd;
+    keepRecent(recentKey, std::make_shared<const Evaluations>(std::move(made)));
+    // Not before the first figure: on the 51³ grid each f costs about as much as the
+    // log-ratios (a scalar expm1 per point and observation), seven about 1 s.
+    std::vector<int> missing;
+    for (int k = 0; k < kDivergenceCount; ++k)
+        if (!findReference(referenceKey(data.key, k)))
+            missing.push_back(k);
+    if (missing.empty())
+        return;
+    const Eigen::MatrixXd references =
+        divergencesOnGrid(data.model, data.observed, *grid, data.logG, missing, context);
+    for (std::size_t k = 0; k < missing.size(); ++k)
+        storeReference(referenceKey(data.key, missing[k]), references.col(Eigen::Index(k)));
+}
+
 Figure GbScenario::run(const ParameterValues& input, const RunContext& context) const
 {
     context.checkCancelled(); // a cached surface below would otherwise answer a cancelled run
@@ -242,7 +309,7 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
     const double tempering = v.at("tempering");
     const SimulationDesign design =
         v.at("simulation") == 0 ? SimulationDesign::Stratified : SimulationDesign::Independent;
-    const bool whiten = v.at("feature_basis") == 1;
+    const auto basis = FeatureBasis(int(v.at("feature_basis")));
     const auto seed = std::uint64_t(v.at("seed"));
     const std::unique_ptr<GbModel> model = m_config.model();
     const Truth truth = m_config.truth(v);
@@ -253,23 +320,9 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
     std::mt19937_64 dataRng(seed);
     const Points observed = truth.sample(n, dataRng);
     const Eigen::VectorXd logG = truthLogDensity(truth, observed);
-    // D̂_f on the whole grid for the given divergences (indices into kAllDivergences), one
-    // column each: the log-ratios once per grid point, then each f.
-    auto divergencesOnGrid = [&](const Eigen::VectorXd& logDensity, const std::vector<int>& which) {
-        Eigen::MatrixXd d(grid.rows(), Eigen::Index(which.size()));
-        for (Eigen::Index g = 0; g < grid.rows(); ++g) {
-            if (g % 4096 == 0)
-                context.checkCancelled();
-            const Eigen::VectorXd logRatios =
-                modelLogRatios(*model, observed, grid.row(g).transpose(), logDensity);
-            for (std::size_t k = 0; k < which.size(); ++k)
-                d(g, Eigen::Index(k)) = divergenceEstimate(kAllDivergences[which[k]], logRatios);
-        }
-        return d;
-    };
     const int divergenceIndex = int(v.at("divergence"));
     auto divergenceOnGrid = [&](const Eigen::VectorXd& logDensity) -> Eigen::VectorXd {
-        return divergencesOnGrid(logDensity, {divergenceIndex}).col(0);
+        return divergencesOnGrid(*model, observed, grid, logDensity, {divergenceIndex}, context).col(0);
     };
 
     GbView view;
@@ -283,12 +336,11 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
     // The reference depends on the data and the divergence only.
     const std::string dataKey = valuesKey(v, {"divergence", "method", "folds", "simulation", "feature_basis",
                                               "tempering", "acquisitions", "ucb_beta", "surface_kernel"});
-    auto referenceKey = [&dataKey](int divergenceAt) { return dataKey + "#" + std::to_string(divergenceAt); };
-    if (const auto hit = findReference(referenceKey(divergenceIndex))) {
+    if (const auto hit = findReference(referenceKey(dataKey, divergenceIndex))) {
         view.referenceDivergence = *hit;
     } else {
         view.referenceDivergence = divergenceOnGrid(logG);
-        storeReference(referenceKey(divergenceIndex), view.referenceDivergence);
+        storeReference(referenceKey(dataKey, divergenceIndex), view.referenceDivergence);
     }
     view.reference = gridPosterior(view.referenceDivergence, n, tempering);
 
@@ -335,7 +387,7 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
                 // D̂ along θ that no smoothing can average out: at n = 90 the KL minimum
                 // moved from λ ≈ 2.5 to 2.3; independent errors the GP averages instead.
                 return classifierLogRatios(*model, observed, theta, Classifier(method), folds,
-                                           std::hash<std::string>{}(key), design, whiten);
+                                           std::hash<std::string>{}(key), design, basis);
             });
             return record(theta, delta);
         };
@@ -370,10 +422,8 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
                 view.evaluatedValues = recent->values.col(divergenceIndex);
                 publishView(int(recent->thetas.rows()));
             } else { // another surface kernel: its own fit
-                Eigen::VectorXd values(recent->thetas.rows());
-                for (Eigen::Index i = 0; i < values.size(); ++i)
-                    values(i) = divergenceEstimate(divergence, recent->logRatios[std::size_t(i)]);
-                progress(smoothEvaluations(box, grid, recent->thetas, values, kernel));
+                progress(smoothEvaluations(box, grid, recent->thetas,
+                                           rescored(recent->logRatios, {divergenceIndex}).col(0), kernel));
             }
         }
         const BayesOptState s = runBayesOpt(
@@ -394,46 +444,14 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
         storeSurface(surfaceKey,
                      {view.surfaceMean, view.surfaceSd, view.evaluated, view.evaluatedValues, evaluations});
         made.kernel = kernel;
-        auto keep = [this, recentKey](std::shared_ptr<const Evaluations> entry) {
-            std::lock_guard lock(m_cacheMutex);
-            std::size_t bytes = entry->bytes();
-            for (const auto& [key, kept] : m_recent)
-                bytes += key == recentKey ? 0 : kept->bytes();
-            if (bytes > kRecentBytes)
-                m_recent.clear();
-            m_recent[recentKey] = std::move(entry);
-        };
         auto raw = std::make_shared<const Evaluations>(std::move(made));
-        keep(raw); // a switch during the preparation below still finds the evaluations
+        keepRecent(recentKey, raw); // a switch during the preparation below still finds them
         if (context.wantsProgress() && raw->thetas.rows() >= 2) {
-            // A window is watching: once the final figure is out, prepare every other
-            // divergence's stand-in from this loop's final GP, so that a switch costs a
-            // look-up (issue 11). Batch runs (tables) skip this.
-            afterFinal = [&, raw, keep, hyperparameters = s.logHyperparameters, sd = s.sdOnGrid] {
-                Evaluations made = *raw;
-                made.values.resize(made.thetas.rows(), kDivergenceCount);
-                for (Eigen::Index i = 0; i < made.values.rows(); ++i)
-                    for (int k = 0; k < kDivergenceCount; ++k)
-                        made.values(i, k) =
-                            divergenceEstimate(kAllDivergences[k], made.logRatios[std::size_t(i)]);
-                ShapedSurfaces shaped =
-                    smoothWithShape(box, grid, made.thetas, made.values, kernel, hyperparameters, context);
-                made.means = std::move(shaped.means);
-                made.sdRatio = std::move(shaped.sdRatio);
-                made.sd = sd;
-                keep(std::make_shared<const Evaluations>(std::move(made)));
-                // And the other divergences' references, in one pass over the grid. Not before
-                // the first figure: on the 51³ grid each f costs about as much as the
-                // log-ratios (a scalar expm1 per point and observation), seven about 1 s.
-                std::vector<int> missing;
-                for (int k = 0; k < kDivergenceCount; ++k)
-                    if (!findReference(referenceKey(k)))
-                        missing.push_back(k);
-                if (!missing.empty()) {
-                    const Eigen::MatrixXd references = divergencesOnGrid(logG, missing);
-                    for (std::size_t k = 0; k < missing.size(); ++k)
-                        storeReference(referenceKey(missing[k]), references.col(Eigen::Index(k)));
-                }
+            // A window is watching: prepare for a switch of divergence once the final figure
+            // is out. Batch runs (tables) skip this.
+            afterFinal = [&, raw, recentKey, hyperparameters = s.logHyperparameters, sd = s.sdOnGrid] {
+                prepareSwitches({*model, observed, logG, dataKey}, recentKey, *raw, hyperparameters, sd,
+                                context);
             };
         }
     }
@@ -458,72 +476,6 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
         afterFinal();
     }
     return f;
-}
-
-std::shared_ptr<Scenario> makeGbPoissonScenario()
-{
-    GbScenarioConfig c;
-    c.info = {"gb-poisson", "Generalised Bayes: Poisson model", "Generalised Bayes",
-              "A Poisson rate under eight f-divergences, log r estimated by classifiers (paper Table 2)"};
-    c.model = poissonModel;
-    c.truths = {"poisson", "negbin"};
-    c.truthParameters = {
-        realParameter("truth_rate", "Truth: Poisson rate", "", 0.5, 9, 3, "Rate of the Poisson truth"),
-        realParameter("nb_size", "Truth: NB size", "", 1, 50, 10, "Size of the negative binomial truth"),
-        realParameter("nb_p", "Truth: NB p", "", 0.5, 0.95, 0.8,
-                      "Success probability of the negative binomial truth (mean size·(1 − p)/p)")};
-    c.truth = [](const ParameterValues& v) {
-        return v.at("truth") == 0 ? poissonTruth(v.at("truth_rate"))
-                                  : negBinTruth(v.at("nb_size"), v.at("nb_p"));
-    };
-    c.dataNames = {"x"};
-    c.presets = tablePresets("table2", {"poisson", "negbin"}, {"Poisson(3) data", "NB(10, 0.8) data"});
-    return std::make_shared<GbScenario>(std::move(c));
-}
-
-std::shared_ptr<Scenario> makeGbGaussianScenario()
-{
-    GbScenarioConfig c;
-    c.info = {"gb-gaussian", "Generalised Bayes: Gaussian model", "Generalised Bayes",
-              "N(μ, σ²) under eight f-divergences, Laplace or normal data (paper Table 3)"};
-    c.model = gaussianModel;
-    c.truths = {"normal", "laplace"};
-    c.truthParameters = {
-        realParameter("truth_loc", "Truth: location", "", -1, 3, 1, "Location of the truth"),
-        realParameter("truth_scale", "Truth: scale", "", 0.3, 3, 1, "Scale (sd or Laplace b) of the truth")};
-    c.truth = [](const ParameterValues& v) {
-        return v.at("truth") == 0 ? normalTruth(v.at("truth_loc"), v.at("truth_scale"))
-                                  : laplaceTruth(v.at("truth_loc"), v.at("truth_scale"));
-    };
-    c.dataNames = {"x"};
-    c.presets = tablePresets("table3", {"normal", "laplace"}, {"N(1, 1) data", "Laplace(1, 1) data"});
-    return std::make_shared<GbScenario>(std::move(c));
-}
-
-std::shared_ptr<Scenario> makeGbRegressionScenario()
-{
-    GbScenarioConfig c;
-    c.info = {"gb-regression", "Generalised Bayes: linear regression", "Generalised Bayes",
-              "y = β₀ + β₁x + noise under eight f-divergences, normal or Student-t noise (paper Table 4)"};
-    c.model = regressionModel;
-    c.truths = {"normal", "student-t"};
-    c.truthParameters = {
-        realParameter("beta0", "Truth: β₀", "", -0.8, 0.8, 0, "Intercept of the truth"),
-        realParameter("beta1", "Truth: β₁", "", -1.8, -0.2, -1, "Slope of the truth"),
-        realParameter("noise_scale", "Truth: noise scale", "", 0.2, 1.5, 0.5, "Scale of the noise"),
-        realParameter("t_dof", "Truth: t degrees of freedom", "", 1, 30, 3,
-                      "Degrees of freedom of the Student-t noise")};
-    c.truth = [](const ParameterValues& v) {
-        return regressionTruth(v.at("beta0"), v.at("beta1"), v.at("noise_scale"),
-                               v.at("truth") == 0 ? 0 : v.at("t_dof"));
-    };
-    c.dataNames = {"x", "y"};
-    // Its scale signal is the residual², a low-variance combination of six collinear features
-    // (y² + 2xy + x² up to centring): in the paper's basis the shared prior shrinks it away
-    // (VB, normal noise, seeds 0–4: JSD 0.63–0.81; principal basis 0.43–0.55).
-    c.principalBasis = true;
-    c.presets = tablePresets("table4", {"normal", "student-t"}, {"normal noise", "Student-t(3) noise"});
-    return std::make_shared<GbScenario>(std::move(c));
 }
 
 } // namespace evx::scenarios

@@ -24,8 +24,9 @@ struct GbScenarioConfig {
     std::vector<ParameterSpec> truthParameters; // e.g. truth_rate, nb_size, nb_p
     std::function<genbayes::Truth(const ParameterValues&)> truth;
     std::vector<Preset> presets;
-    std::vector<std::string> dataNames; // "x" or "x", "y": the keys of Figure::data
-    bool principalBasis = false;        // the default of feature_basis
+    std::vector<std::string> dataNames;                          // "x" or "x", "y": the keys of Figure::data
+    std::vector<std::string> featureBases{"paper", "principal"}; // choices of feature_basis
+    int featureBasis = 0;                                        // its default
 };
 
 class GbScenario final : public Scenario {
@@ -78,6 +79,22 @@ private:
     // figures fills in the other seven divergences at its end, so a switch finds its reference.
     std::shared_ptr<const Eigen::VectorXd> findReference(const std::string& key) const;
     void storeReference(const std::string& key, Eigen::VectorXd surface) const;
+    // The last loop's evaluations for its data and method, within kRecentBytes in all.
+    void keepRecent(const std::string& key, std::shared_ptr<const Evaluations> entry) const;
+    // What a run's reference surfaces depend on: the model, the observed sample, log g there.
+    struct DataSet {
+        const genbayes::GbModel& model;
+        const genbayes::Points& observed;
+        const Eigen::VectorXd& logG;
+        const std::string& key; // of the data, without the divergence
+    };
+    // Once the final figure of a loop that someone watches is out (issue 11): its evaluations
+    // rescored under all eight divergences, each smoothed by the loop's final GP shape
+    // (genbayes::smoothWithShape) and kept under recentKey, and the references of the
+    // divergences that have none yet, in one pass over the grid; a switch then only looks up.
+    void prepareSwitches(const DataSet& data, const std::string& recentKey, Evaluations made,
+                         const Eigen::VectorXd& logHyperparameters, const Eigen::VectorXd& sd,
+                         const RunContext& context) const;
 
     GbScenarioConfig m_config;
     ParameterSchema m_schema;
