@@ -1,6 +1,7 @@
 #include "gp/gp_regression.h"
 
 #include "core/errors.h"
+#include "stats/densities.h"
 
 #include <LBFGS.h>
 #include <boost/math/tools/minima.hpp>
@@ -8,7 +9,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <numbers>
 
 namespace evx::gp {
 
@@ -168,8 +168,7 @@ Eigen::VectorXd GpRegression::predictMean(const Eigen::MatrixXd& xs) const
 double GpRegression::logMarginalLikelihood() const
 {
     const Eigen::VectorXd r = (m_y.array() - m_mean).matrix();
-    return -0.5 * r.dot(m_alpha) - 0.5 * m_chol.logDeterminant() -
-           0.5 * size() * std::log(2 * std::numbers::pi);
+    return -0.5 * r.dot(m_alpha) - 0.5 * m_chol.logDeterminant() - size() * stats::kHalfLog2Pi;
 }
 
 Eigen::VectorXd GpRegression::logMarginalLikelihoodGradient() const

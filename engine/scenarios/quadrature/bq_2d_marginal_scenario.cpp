@@ -5,6 +5,7 @@
 #include "bq/marginal_gp.h"
 #include "core/errors.h"
 #include "scenarios/quadrature/quadrature_common.h"
+#include "stats/densities.h"
 
 #include <algorithm>
 #include <cmath>
@@ -19,11 +20,6 @@ using namespace quadrature;
 constexpr int kMapPoints = 61;
 constexpr int kCurvePoints = 161;
 constexpr int kActiveSide = 31;
-
-double normalPdf(double x, double m, double sd)
-{
-    return std::exp(-0.5 * std::pow((x - m) / sd, 2)) / (sd * std::sqrt(2 * std::numbers::pi));
-}
 
 // The integrand's two bumps: exp(−q/2) with q the Mahalanobis form of means (mx, my), sds (sx, sy)
 // and correlation r, times a height.
@@ -61,7 +57,7 @@ double Bq2dMarginalScenario::trueMarginal(double x, double ySd)
         const double c = b.my + b.r * b.sy * (x - b.mx) / b.sx;
         const double v = b.sy * b.sy * (1 - b.r * b.r);
         f += b.height * 2 * std::numbers::pi * b.sx * b.sy * std::sqrt(1 - b.r * b.r) *
-             normalPdf(x, b.mx, b.sx) * normalPdf(c, 0, std::sqrt(v + ySd * ySd));
+             stats::normalPdf(x, b.mx, b.sx) * stats::normalPdf(c, 0, std::sqrt(v + ySd * ySd));
     }
     return f;
 }
