@@ -154,6 +154,9 @@ Figure Bq2dMarginalScenario::runWith(const RunInput& input, const RunContext& co
     // and with fitted lengthscales the last sample refits and rebuilds it from scratch: before
     // then only the fits matter (as the next fit's starting point), not the GP between them.
     const bool gpEachStep = strategy == 2 || fixedW > 0;
+    // Grid points within 1e-9 of a sample: marked once per sample, not rescanned at every step
+    // (961 × n distances per step were a sizeable part of an active run at n = 150).
+    std::vector<bool> sampled(size_t(activeGrid.rows()), false);
     for (int i = 0; i < users + n; ++i) {
         context.checkCancelled();
         Eigen::Vector2d xi;
@@ -166,15 +169,18 @@ Figure Bq2dMarginalScenario::runWith(const RunInput& input, const RunContext& co
         else {
             Eigen::VectorXd red = inc->varianceReduction(activeGrid);
             for (int g = 0; g < red.size(); ++g)
-                for (int s = 0; s < x.rows(); ++s)
-                    if ((activeGrid.row(g) - x.row(s)).norm() < 1e-9)
-                        red[g] = -1;
+                if (sampled[size_t(g)])
+                    red[g] = -1;
             Eigen::Index best;
             red.maxCoeff(&best);
             xi = activeGrid.row(best).transpose();
         }
         x.conservativeResize(x.rows() + 1, Eigen::NoChange);
         x.row(x.rows() - 1) = xi.transpose();
+        if (strategy == 2)
+            for (int g = 0; g < activeGrid.rows(); ++g)
+                if ((activeGrid.row(g) - x.row(x.rows() - 1)).norm() < 1e-9)
+                    sampled[size_t(g)] = true;
         y.conservativeResize(y.size() + 1);
         y[y.size() - 1] = integrand(xi[0], xi[1]);
         const int k = int(y.size());
