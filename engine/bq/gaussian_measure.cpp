@@ -1,7 +1,8 @@
 #include "bq/gaussian_measure.h"
 
+#include "stats/densities.h"
+
 #include <cmath>
-#include <numbers>
 
 namespace evx::bq {
 
@@ -9,8 +10,7 @@ double GaussianMeasure::density(const double* x) const
 {
     double logp = 0;
     for (int d = 0; d < mean.size(); ++d)
-        logp += -0.5 * std::pow(x[d] - mean[d], 2) / variance[d] -
-                0.5 * std::log(2 * std::numbers::pi * variance[d]);
+        logp += stats::normalLogPdfVar(x[d], mean[d], variance[d]);
     return std::exp(logp);
 }
 

@@ -1,21 +1,16 @@
 #include "bq/kernel_means.h"
 
 #include "core/errors.h"
+#include "stats/densities.h"
 
 #include <boost/math/quadrature/gauss_kronrod.hpp>
 
 #include <cmath>
-#include <numbers>
 
 namespace evx::bq {
 namespace {
 
 using boost::math::quadrature::gauss_kronrod;
-
-double normalDensity(double x, double m, double v)
-{
-    return std::exp(-0.5 * (x - m) * (x - m) / v) / std::sqrt(2 * std::numbers::pi * v);
-}
 
 // Beyond ±12 sd of p the Gaussian weight is below 1e-31 of its peak.
 constexpr double kReach = 12;
@@ -24,7 +19,7 @@ double maternMean1d(const gp::Kernel& k, double xn, const GaussianMeasure& p)
 {
     const double b = p.mean[0], s = std::sqrt(p.variance[0]);
     const double lo = b - kReach * s, hi = b + kReach * s;
-    auto f = [&](double x) { return k(&x, &xn) * normalDensity(x, b, p.variance[0]); };
+    auto f = [&](double x) { return k(&x, &xn) * stats::normalPdfVar(x, b, p.variance[0]); };
     double sum = 0;
     const double mid = std::clamp(xn, lo, hi);
     if (mid > lo)
@@ -47,7 +42,7 @@ double kernelMean(const gp::Kernel& k, const double* x, const GaussianMeasure& p
     if (k.kind() == gp::KernelKind::Gaussian) {
         double z = k.outputScale();
         for (int d = 0; d < p.dimension(); ++d)
-            z *= normalDensity(x[d], p.mean[d], std::pow(k.lengthscales()[d], 2) + p.variance[d]);
+            z *= stats::normalPdfVar(x[d], p.mean[d], std::pow(k.lengthscales()[d], 2) + p.variance[d]);
         return z;
     }
     requireMatern1d(k);
@@ -70,12 +65,12 @@ double priorVariance(const gp::Kernel& k, const GaussianMeasure& p)
     if (k.kind() == gp::KernelKind::Gaussian) {
         double v = k.outputScale();
         for (int d = 0; d < p.dimension(); ++d)
-            v *= normalDensity(0, 0, std::pow(k.lengthscales()[d], 2) + 2 * p.variance[d]);
+            v *= stats::normalPdfVar(0, 0, std::pow(k.lengthscales()[d], 2) + 2 * p.variance[d]);
         return v;
     }
     requireMatern1d(k);
     const double b = p.mean[0], s = std::sqrt(p.variance[0]);
-    auto outer = [&](double x) { return maternMean1d(k, x, p) * normalDensity(x, b, p.variance[0]); };
+    auto outer = [&](double x) { return maternMean1d(k, x, p) * stats::normalPdfVar(x, b, p.variance[0]); };
     return gauss_kronrod<double, 31>::integrate(outer, b - kReach * s, b, 8, 1e-10) +
            gauss_kronrod<double, 31>::integrate(outer, b, b + kReach * s, 8, 1e-10);
 }

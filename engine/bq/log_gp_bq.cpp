@@ -2,19 +2,14 @@
 
 #include "bq/kernel_means.h"
 #include "core/errors.h"
+#include "stats/densities.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <numbers>
 
 namespace evx::bq {
 namespace {
-
-double normalDensity(double x, double m, double v)
-{
-    return std::exp(-0.5 * (x - m) * (x - m) / v) / std::sqrt(2 * std::numbers::pi * v);
-}
 
 // m_exp = exp(m + V/2) uses at most this V. Under the log-GP the inflation is exact, but where
 // V_logℓ is large (gaps between samples when log ℓ is far from the quadratic prior mean) e^{V/2}
@@ -158,7 +153,7 @@ LogGpBq::LogGpBq(const Eigen::MatrixXd& x, const Eigen::VectorXd& logL, const Ga
     const double aL = wBar * wBar, bb = p.variance[0];
     Eigen::VectorXd c(nc);
     for (Eigen::Index i = 0; i < nc; ++i)
-        c[i] = normalDensity(xc(i, 0), b, aL + bb);
+        c[i] = stats::normalPdfVar(xc(i, 0), b, aL + bb);
     m_z0 = beta.dot(c);
     gridMoments(cLo, cHi, std::min({wLog, wBar, s}), logCap);
 }
@@ -186,7 +181,7 @@ void LogGpBq::gridMoments(double lo, double hi, double feature, double logCap)
     const double b = m_p.mean[0], bb = m_p.variance[0];
     Eigen::VectorXd u(points), weight(points);
     for (int j = 0; j < points; ++j) {
-        weight[j] = (j == 0 || j == points - 1 ? 0.5 : 1.0) * h * normalDensity(grid(j, 0), b, bb);
+        weight[j] = (j == 0 || j == points - 1 ? 0.5 : 1.0) * h * stats::normalPdfVar(grid(j, 0), b, bb);
         u[j] = weight[j] * lbar[j];
     }
     // K(G, G) is Toeplitz on the uniform grid: one kernel value per lag.

@@ -1,18 +1,11 @@
 #include "bq/marginal_gp.h"
 
 #include "core/errors.h"
+#include "stats/densities.h"
 
 #include <cmath>
-#include <numbers>
 
 namespace evx::bq {
-namespace {
-double normalDensity(double x, double m, double v)
-{
-    return std::exp(-0.5 * (x - m) * (x - m) / v) / std::sqrt(2 * std::numbers::pi * v);
-}
-} // namespace
-
 MarginalGp::MarginalGp(const gp::GpRegression& gp, double yMean, double ySd)
     : m_gp(gp), m_yMean(yMean), m_yVar(ySd * ySd)
 {
@@ -21,7 +14,8 @@ MarginalGp::MarginalGp(const gp::GpRegression& gp, double yMean, double ySd)
     const double wy2 = std::pow(gp.kernel().lengthscales()[1], 2);
     m_yFactor.resize(gp.size());
     for (int i = 0; i < gp.size(); ++i)
-        m_yFactor[i] = gp.kernel().outputScale() * normalDensity(gp.inputs()(i, 1), m_yMean, wy2 + m_yVar);
+        m_yFactor[i] =
+            gp.kernel().outputScale() * stats::normalPdfVar(gp.inputs()(i, 1), m_yMean, wy2 + m_yVar);
 }
 
 Eigen::VectorXd MarginalGp::z(double x) const
@@ -29,7 +23,7 @@ Eigen::VectorXd MarginalGp::z(double x) const
     const double wx2 = std::pow(m_gp.kernel().lengthscales()[0], 2);
     Eigen::VectorXd z(m_gp.size());
     for (int i = 0; i < m_gp.size(); ++i)
-        z[i] = m_yFactor[i] * normalDensity(x, m_gp.inputs()(i, 0), wx2);
+        z[i] = m_yFactor[i] * stats::normalPdfVar(x, m_gp.inputs()(i, 0), wx2);
     return z;
 }
 
@@ -42,8 +36,8 @@ double MarginalGp::variance(double x) const
 {
     const double wx2 = std::pow(m_gp.kernel().lengthscales()[0], 2);
     const double wy2 = std::pow(m_gp.kernel().lengthscales()[1], 2);
-    const double prior =
-        m_gp.kernel().outputScale() * normalDensity(0, 0, wx2) * normalDensity(0, 0, wy2 + 2 * m_yVar);
+    const double prior = m_gp.kernel().outputScale() * stats::normalPdfVar(0, 0, wx2) *
+                         stats::normalPdfVar(0, 0, wy2 + 2 * m_yVar);
     if (m_gp.size() == 0)
         return prior;
     return std::max(0.0, prior - m_gp.factor().solveL(z(x)).squaredNorm());

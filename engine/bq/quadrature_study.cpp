@@ -8,11 +8,11 @@
 #include "core/errors.h"
 #include "gp/fixed_point_predictor.h"
 #include "gp/gp_regression.h"
+#include "stats/densities.h"
 
 #include <algorithm>
 #include <cmath>
 #include <memory>
-#include <numbers>
 #include <optional>
 
 namespace evx::bq {
@@ -91,7 +91,7 @@ std::vector<double> logResidual(const std::vector<double>& x, const std::vector<
 // and the model would claim Z to 1e-18 while its error is 1e-8.
 double logFloorH(double w)
 {
-    return 1e-4 * std::sqrt(2 * std::numbers::pi) * w;
+    return 1e-4 * stats::kSqrt2Pi * w;
 }
 
 std::vector<int> traceSteps(int total, int limit)

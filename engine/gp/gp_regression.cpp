@@ -1,14 +1,14 @@
 #include "gp/gp_regression.h"
 
 #include "core/errors.h"
+#include "optim/minimise.h"
+#include "stats/densities.h"
 
-#include <LBFGS.h>
 #include <boost/math/tools/minima.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <numbers>
 
 namespace evx::gp {
 
@@ -168,8 +168,7 @@ Eigen::VectorXd GpRegression::predictMean(const Eigen::MatrixXd& xs) const
 double GpRegression::logMarginalLikelihood() const
 {
     const Eigen::VectorXd r = (m_y.array() - m_mean).matrix();
-    return -0.5 * r.dot(m_alpha) - 0.5 * m_chol.logDeterminant() -
-           0.5 * size() * std::log(2 * std::numbers::pi);
+    return -0.5 * r.dot(m_alpha) - 0.5 * m_chol.logDeterminant() - size() * stats::kHalfLog2Pi;
 }
 
 Eigen::VectorXd GpRegression::logMarginalLikelihoodGradient() const
@@ -272,10 +271,10 @@ FitResult fitHyperparameters(GpRegression& gp, const FitOptions& options)
     const double yVar = std::max((y.array() - yMean).square().mean(), 1e-300);
 
     // Bounds by a smooth change of variables θ = lb + (ub − lb)·σ(u), optimised over u with
-    // unconstrained L-BFGS with a strong-Wolfe line search (Nocedal–Wright), which keeps the
-    // curvature pairs positive: LBFGS++'s L-BFGS-B stalled when a trial step reached the jitter
-    // regime of a very long lengthscale, where the likelihood jumps. log h is bounded to ±25 around its
-    // profiled value at the start.
+    // unconstrained L-BFGS (optim::minimise) with a strong-Wolfe line search (Nocedal–Wright),
+    // which keeps the curvature pairs positive: LBFGS++'s L-BFGS-B stalled when a trial step
+    // reached the jitter regime of a very long lengthscale, where the likelihood jumps. log h is
+    // bounded to ±25 around its profiled value at the start.
     const double logHatH = std::log(gp.profiledOutputScale());
     Eigen::VectorXd lb(p), ub(p), u(p);
     const Eigen::VectorXd theta0 = start.tail(p);
@@ -307,25 +306,14 @@ FitResult fitHyperparameters(GpRegression& gp, const FitOptions& options)
         return t;
     };
     Eigen::VectorXd work = start;
-    // The best point any evaluation saw: a line search that brackets a 1e300 (unfactorisable)
-    // trial can leave LBFGS++ at NaN without throwing; then this point is the answer.
-    double bestF = 1e300;
-    Eigen::VectorXd bestU = u;
-    // The last point evaluated successfully, whose factor gp still holds. At a flat optimum
-    // the gradient is rounding, the strong-Wolfe search cannot satisfy it, and LBFGS++ asks for
-    // the very same u until max_linesearch (seen: 25 repeats per fit, a GP BQ run's slowest
-    // prior means); those repeats are answered from here.
-    Eigen::VectorXd lastU, lastGrad;
+    // gp is left at the last point evaluated; optim::minimise keeps the best point, answers a
+    // repeated point from memory (a strong-Wolfe search at a flat optimum asks for the same u
+    // until max_linesearch) and rejects non-finite values, so a failed factorisation only has
+    // to be reported as such. lastU is the point whose factor gp holds.
+    Eigen::VectorXd lastU;
     double lastF = 0;
     auto objective = [&](const Eigen::VectorXd& uu, Eigen::VectorXd& grad) -> double {
-        if (lastU.size() == uu.size() && lastU == uu) {
-            grad = lastGrad;
-            return lastF;
-        }
-        lastU.resize(0); // gp is about to leave that point
-        grad = Eigen::VectorXd::Zero(p);
-        if (!uu.allFinite())
-            return 1e300; // a line search overshooting to inf/NaN: reject the step
+        lastU.resize(0);
         work.tail(p) = toTheta(uu);
         double f = 0;
         Eigen::VectorXd gTheta;
@@ -340,56 +328,31 @@ FitResult fitHyperparameters(GpRegression& gp, const FitOptions& options)
             f = -gp.logMarginalLikelihood();
             gTheta = -gp.logMarginalLikelihoodGradient().tail(p);
         } catch (const NumericalError&) {
-            return 1e300; // not factorisable even with jitter: a point the search must avoid
+            return std::numeric_limits<double>::infinity(); // not factorisable even with jitter
         }
         for (int j = 0; j < p; ++j) {
             const double sg = 1 / (1 + std::exp(-uu[j]));
             grad[j] = gTheta[j] * (ub[j] - lb[j]) * sg * (1 - sg);
         }
-        if (!std::isfinite(f) || !grad.allFinite()) {
-            grad.setZero();
-            return 1e300;
-        }
-        if (f < bestF) {
-            bestF = f;
-            bestU = uu;
-        }
         lastU = uu;
-        lastGrad = grad;
         lastF = f;
         return f;
     };
-    LBFGSpp::LBFGSParam<double> param;
-    param.max_iterations = options.maxIterations;
-    param.epsilon = options.tolerance;
-    param.max_linesearch = options.maxLineSearch;
-    if (options.relativeImprovement > 0) {
-        param.past = 1;
-        param.delta = options.relativeImprovement;
-    }
-    param.linesearch = LBFGSpp::LBFGS_LINESEARCH_BACKTRACKING_STRONG_WOLFE;
-    LBFGSpp::LBFGSSolver<double, LBFGSpp::LineSearchNocedalWright> solver(param);
+    optim::MinimiseOptions mo;
+    mo.maxIterations = options.maxIterations;
+    mo.gradientTolerance = options.tolerance;
+    mo.valueTolerance = options.relativeImprovement;
+    mo.maxLineSearch = options.maxLineSearch;
+    mo.lineSearch = optim::LineSearch::StrongWolfe;
+    const optim::MinimiseResult fit = optim::minimise(objective, u, mo);
     FitResult result;
-    double fx = 0;
-    Eigen::VectorXd best = u;
-    try {
-        result.iterations = solver.minimize(objective, u, fx);
-        // LBFGS++ returns without a word at its iteration limit: that is not convergence.
-        result.converged = u.allFinite() && result.iterations < param.max_iterations;
-        best = u;
-    } catch (const std::exception&) {
-        // LBFGS++ throws when a line search fails (e.g. on a flat likelihood); u then holds
-        // the last accepted point, which is still a valid kernel.
-        result.converged = false;
-        best = u;
-    }
-    if (!best.allFinite() || bestF < fx - 1e-12 * std::fabs(fx)) {
-        result.converged = result.converged && best.allFinite();
-        best = bestU;
-    }
+    result.iterations = fit.iterations;
+    result.converged = fit.converged;
+    // Back to the best point unless gp still holds its factor (the usual case: the last point
+    // evaluated is the one accepted).
     Eigen::VectorXd grad(p);
-    fx = objective(best, grad);
-    if (!(fx < 1e299)) {
+    double fx = lastU.size() == p && lastU == fit.x ? lastF : objective(fit.x, grad);
+    if (!std::isfinite(fx)) {
         gp.setLogHyperparameters(start);
         fx = -gp.logMarginalLikelihood();
         result.converged = false;

@@ -116,11 +116,12 @@ struct FitResult {
     bool converged = false;
 };
 
-// Maximises log p(y | θ) over θ = logHyperparameters() with L-BFGS (LBFGS++), starting from
-// the current values (or by a scan and Brent's method, see startGrid); leaves the best in gp.
+// Maximises log p(y | θ) over θ = logHyperparameters() with L-BFGS (optim::minimise), starting
+// from the current values (or by a scan and Brent's method, see startGrid); leaves the best in gp.
 // Lengthscales are bounded to [minLengthscale, maxLengthscale]; σ_n² to [1e-10, 10]·var(y),
-// c to [1e-10, 1e4]·(var(y) + mean(y)²). `converged` is LBFGS++'s own verdict: false when it
-// stopped at its iteration limit or on a failed line search.
+// c to [1e-10, 1e4]·(var(y) + mean(y)²). `converged` is optim::minimise's verdict: false when it
+// stopped at its iteration limit, on a failed line search, or (without relativeImprovement)
+// where the gradient test does not hold at the best point.
 FitResult fitHyperparameters(GpRegression& gp, const FitOptions& options = {});
 
 } // namespace evx::gp

@@ -1,9 +1,10 @@
 #include "gp/kernel.h"
 
+#include "stats/densities.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <numbers>
 #include <stdexcept>
 
 namespace evx::gp {
@@ -86,7 +87,7 @@ double Kernel::diagonal() const
         return m_h;
     double norm = m_h;
     for (int d = 0; d < m_w.size(); ++d)
-        norm /= std::sqrt(2 * std::numbers::pi) * m_w[d];
+        norm /= stats::kSqrt2Pi * m_w[d];
     return norm;
 }
 

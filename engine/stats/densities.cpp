@@ -44,6 +44,11 @@ double normalPdf(double y, double mean, double sd)
     return std::exp(-0.5 * z * z) / (sd * std::sqrt(2 * std::numbers::pi));
 }
 
+double normalPdfVar(double y, double mean, double variance)
+{
+    return std::exp(-0.5 * (y - mean) * (y - mean) / variance) / std::sqrt(2 * std::numbers::pi * variance);
+}
+
 // std::lgamma rather than boost::math::lgamma: the engine's numbers were produced with it, and
 // the two differ in the last bits.
 double logBeta(double a, double b)

@@ -19,6 +19,8 @@ namespace evx::stats {
 // ½ ln 2π as the engine has always evaluated it: ½ ln of the double nearest 2π (one ulp below
 // the correctly rounded ½ ln 2π; keeping it keeps every result bit-for-bit).
 inline constexpr double kHalfLog2Pi = 0x1.d67f1c864beb4p-1;
+// √(2π) as std::sqrt(2 * std::numbers::pi) evaluates it (the correctly rounded value).
+inline constexpr double kSqrt2Pi = 0x1.40d931ff62705p+1;
 
 // ln Σ_i exp(v_i), shifted by the largest term; the largest term itself when it is not finite
 // (−∞ for an empty span or when every term is −∞).
@@ -31,6 +33,9 @@ double normalLogPdf(double y, double mean, double sd);
 double normalLogPdfVar(double y, double mean, double variance);
 // N(y; mean, sd²).
 double normalPdf(double y, double mean, double sd);
+// N(y; mean, variance) written in the variance: exp(−½ (y − mean)²/v) / √(2π v) (the kernel means
+// of a Gaussian kernel, BQ paper Sec. 1.6, are densities of this form).
+double normalPdfVar(double y, double mean, double variance);
 
 // ln B(a, b) for a, b > 0.
 double logBeta(double a, double b);

@@ -39,6 +39,8 @@ private slots:
         const volatile double twoPi = 2 * std::numbers::pi;
         EVX_COMPARE_NEAR(kHalfLog2Pi, 0.5 * std::log(double(twoPi)), 0.0);
         EVX_COMPARE_NEAR(kHalfLog2Pi, 0.918938533204672741780329736406L, 2.3e-16);
+        EVX_COMPARE_NEAR(kSqrt2Pi, std::sqrt(double(twoPi)), 0.0);
+        EVX_COMPARE_NEAR(kSqrt2Pi, 2.50662827463100050241576528481L, 4.5e-16);
     }
 
     void normal_data()
@@ -64,6 +66,8 @@ private slots:
         EVX_COMPARE_NEAR(normalLogPdfVar(y, mean, sd * sd), expected, logTolerance(expected));
         // exp of a log-density: relative error about |ln p| ulps.
         EVX_COMPARE_NEAR(normalPdf(y, mean, sd), boost::math::pdf(n, y),
+                         logTolerance(expected) * boost::math::pdf(n, y));
+        EVX_COMPARE_NEAR(normalPdfVar(y, mean, sd * sd), boost::math::pdf(n, y),
                          logTolerance(expected) * boost::math::pdf(n, y));
     }
 

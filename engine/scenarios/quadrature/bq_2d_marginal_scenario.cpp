@@ -5,6 +5,7 @@
 #include "bq/marginal_gp.h"
 #include "core/errors.h"
 #include "scenarios/quadrature/quadrature_common.h"
+#include "stats/densities.h"
 
 #include <algorithm>
 #include <cmath>
@@ -19,11 +20,6 @@ using namespace quadrature;
 constexpr int kMapPoints = 61;
 constexpr int kCurvePoints = 161;
 constexpr int kActiveSide = 31;
-
-double normalPdf(double x, double m, double sd)
-{
-    return std::exp(-0.5 * std::pow((x - m) / sd, 2)) / (sd * std::sqrt(2 * std::numbers::pi));
-}
 
 // The integrand's two bumps: exp(−q/2) with q the Mahalanobis form of means (mx, my), sds (sx, sy)
 // and correlation r, times a height.
@@ -61,7 +57,7 @@ double Bq2dMarginalScenario::trueMarginal(double x, double ySd)
         const double c = b.my + b.r * b.sy * (x - b.mx) / b.sx;
         const double v = b.sy * b.sy * (1 - b.r * b.r);
         f += b.height * 2 * std::numbers::pi * b.sx * b.sy * std::sqrt(1 - b.r * b.r) *
-             normalPdf(x, b.mx, b.sx) * normalPdf(c, 0, std::sqrt(v + ySd * ySd));
+             stats::normalPdf(x, b.mx, b.sx) * stats::normalPdf(c, 0, std::sqrt(v + ySd * ySd));
     }
     return f;
 }
@@ -158,6 +154,9 @@ Figure Bq2dMarginalScenario::runWith(const RunInput& input, const RunContext& co
     // and with fitted lengthscales the last sample refits and rebuilds it from scratch: before
     // then only the fits matter (as the next fit's starting point), not the GP between them.
     const bool gpEachStep = strategy == 2 || fixedW > 0;
+    // Grid points within 1e-9 of a sample: marked once per sample, not rescanned at every step
+    // (961 × n distances per step were a sizeable part of an active run at n = 150).
+    std::vector<bool> sampled(size_t(activeGrid.rows()), false);
     for (int i = 0; i < users + n; ++i) {
         context.checkCancelled();
         Eigen::Vector2d xi;
@@ -170,15 +169,18 @@ Figure Bq2dMarginalScenario::runWith(const RunInput& input, const RunContext& co
         else {
             Eigen::VectorXd red = inc->varianceReduction(activeGrid);
             for (int g = 0; g < red.size(); ++g)
-                for (int s = 0; s < x.rows(); ++s)
-                    if ((activeGrid.row(g) - x.row(s)).norm() < 1e-9)
-                        red[g] = -1;
+                if (sampled[size_t(g)])
+                    red[g] = -1;
             Eigen::Index best;
             red.maxCoeff(&best);
             xi = activeGrid.row(best).transpose();
         }
         x.conservativeResize(x.rows() + 1, Eigen::NoChange);
         x.row(x.rows() - 1) = xi.transpose();
+        if (strategy == 2)
+            for (int g = 0; g < activeGrid.rows(); ++g)
+                if ((activeGrid.row(g) - x.row(x.rows() - 1)).norm() < 1e-9)
+                    sampled[size_t(g)] = true;
         y.conservativeResize(y.size() + 1);
         y[y.size() - 1] = integrand(xi[0], xi[1]);
         const int k = int(y.size());

@@ -1,10 +1,11 @@
 #include "scenarios/quadrature/integrands.h"
 
+#include "stats/densities.h"
+
 #include <boost/math/quadrature/gauss_kronrod.hpp>
 
 #include <algorithm>
 #include <cmath>
-#include <numbers>
 
 namespace evx::scenarios::quadrature {
 
@@ -19,7 +20,7 @@ double DropBallEvidence::logLikelihood(double g) const
     const double gg = std::max(g, 1e-3);
     const double t = std::sqrt(2 * height / gg);
     const double v = sigmaModel * sigmaModel + sigmaObs * sigmaObs;
-    return -0.5 * (tObs - t) * (tObs - t) / v - 0.5 * std::log(2 * std::numbers::pi * v);
+    return stats::normalLogPdfVar(tObs, t, v);
 }
 
 double logIntegrand(Integrand which, double x)
@@ -65,7 +66,7 @@ double integrateAgainstPrior(const std::function<double(double)>& logL, double p
         // sizeable part of every bq-1d run.
         if (e < -708.0)
             return 0.0;
-        return std::pow(x, power) * std::exp(e) / (priorSd * std::sqrt(2 * std::numbers::pi));
+        return std::pow(x, power) * std::exp(e) / (priorSd * stats::kSqrt2Pi);
     };
     double sum = 0;
     for (int k = 0; k < panels; ++k)
