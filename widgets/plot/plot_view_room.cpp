@@ -32,7 +32,7 @@ bool PlotView::fitFrames()
     // A frame is at least as long as the longest word of its axis labels.
     const double em = m_scale.fontPt * m_scale.unitsPerPt;
     std::vector<QSize> least(m_plots.size()), before(m_plots.size());
-    std::vector<int> floor(m_plots.size(), 0); // the y label's longest word stays whole
+    std::vector<int> floor(m_plots.size(), 0);
     for (std::size_t i = 0; i < m_plots.size(); ++i) {
         const PlotItems& items = m_plots[i];
         const Plot& plot = m_figure.plots[i];
@@ -44,14 +44,14 @@ bool PlotView::fitFrames()
         least[i] = QSize(
             std::max(ilen(60), int(std::ceil(longestWord(QString::fromStdString(plot.xLabel), xFont) + em))),
             std::max(ilen(45), int(std::ceil(longestWord(QString::fromStdString(plot.yLabel), yFont) + em))));
-        floor[i] = std::max(int(std::ceil(kLeastFrameEmsShort * em)),
-                            int(std::ceil(longestWord(QString::fromStdString(plot.yLabel), yFont) + em)));
+        floor[i] = int(std::ceil(kLeastFrameEmsShort * em));
         items.rect->setMinimumSize(least[i]);
     }
     // A page too short for the figure's text (a column figure of many plots, with titles and
     // legends below the frames) takes the shortage from the frames, down to kLeastFrameEmsShort
-    // ems or the y label's longest word: QCustomPlot would shrink every row in proportion to its least
-    // height, text and all, and lines of a legend or a title would run into each other.
+    // ems (a long y label may then pass its frame; the legends and titles stay legible): QCustomPlot would
+    // shrink every row in proportion to its least height, text and all, and lines of a legend or a title
+    // would run into each other.
     const QCPLayoutGrid* grid = m_plot->plotLayout();
     const int rows = grid->rowCount();
     const int shortage = grid->minimumOuterSizeHint().height() - m_plot->viewport().height();
