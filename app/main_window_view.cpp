@@ -129,11 +129,15 @@ void MainWindow::fitParameterDock()
     // The dock is at least as wide as the form (every label and spin box shows, no sideways
     // scrolling) unless that is more than 45 % of the window; a wider dock the user made (or
     // restored from the last session, saveState) stays as it is.
+    // A form that would pass the cap with its labels beside the controls (large presentation
+    // text, a 1024 x 768 screen) puts them above, so that every control shows without
+    // scrolling sideways.
     auto* scroll = qobject_cast<QScrollArea*>(m_panelDock->widget());
-    m_panel->layout()->invalidate(); // a new form: the cached minimum is the old one's
-    const int content = m_panel->minimumSizeHint().width() + scroll->verticalScrollBar()->sizeHint().width() +
-                        2 * scroll->frameWidth() + 2;
+    const int chrome = scroll->verticalScrollBar()->sizeHint().width() + 2 * scroll->frameWidth() + 2;
     const int cap = std::max(200, int(0.45 * width()));
+    m_panel->setLabelsAbove(m_panel->besideWidth() + chrome > cap);
+    m_panel->layout()->invalidate(); // a new form: the cached minimum is the old one's
+    const int content = m_panel->minimumSizeHint().width() + chrome;
     const int least = std::min(content, cap);
     scroll->setMinimumWidth(least);
     const int wanted = std::min(std::max(least, m_panelDock->width()), cap);

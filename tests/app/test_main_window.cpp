@@ -103,24 +103,39 @@ private slots:
     }
 
     // Every label and editor of the parameter form lies inside the dock's visible width (the
-    // tour found wvo-attainment's spin boxes scrolled out of sight and clipped labels).
+    // tour found wvo-attainment's spin boxes scrolled out of sight and clipped labels), also
+    // in presentation mode on a 1024 x 768 screen, where the labels go above their controls.
     void parameterDockShowsEveryEditor_data()
     {
         QTest::addColumn<QString>("scenario");
+        QTest::addColumn<QSize>("window");
+        QTest::addColumn<bool>("presentation");
         for (const char* id : {"wvo-attainment", "ue-kepler", "wvo-rats", "gb-regression"})
-            QTest::newRow(id) << QString(id);
+            QTest::newRow(id) << QString(id) << QSize(1280, 720) << false;
+        for (const char* id : {"wvo-attainment", "gb-regression", "bq-2d-marginal", "ue-kepler"})
+            QTest::newRow(qPrintable(QString(id) + " 1024x768 F11"))
+                << QString(id) << QSize(921, 691) << true;
     }
 
     void parameterDockShowsEveryEditor()
     {
         QFETCH(QString, scenario);
+        QFETCH(QSize, window);
+        QFETCH(bool, presentation);
         QSettings().clear();
         MainWindow w;
-        w.setGeometry(0, 0, 1280, 720);
+        w.setGeometry(QRect(QPoint(0, 0), window)); // 921 x 691: what a 1024 x 768 screen gets
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.setPresentationMode(presentation);
         QVERIFY(w.openScenario(scenario));
-        QTest::qWait(50); // the dock's new width is laid out
+        QTest::qWait(50);                         // the dock's new width is laid out
+        w.parameterPanel()->layout()->activate(); // and the wrapped labels' heights for it
+        QTest::qWait(50);
+        QVERIFY2(w.plotView()->width() >= w.plotView()->minimumWidth(),
+                 qPrintable(QString("plot %1 px wide, at least %2")
+                                .arg(w.plotView()->width())
+                                .arg(w.plotView()->minimumWidth())));
         auto* scroll = qobject_cast<QScrollArea*>(w.parameterDock()->widget());
         QVERIFY(scroll);
         const int visible = scroll->viewport()->width();
@@ -133,8 +148,20 @@ private slots:
                                                       .arg(visible)));
         }
         for (QLabel* label : w.parameterPanel()->findChildren<QLabel*>()) {
-            if (label->isHidden() || label->wordWrap())
+            if (label->isHidden())
                 continue;
+            if (label->wordWrap()) { // all its lines show, and it ends inside the dock
+                const int right = label->mapTo(scroll->viewport(), QPoint(label->width(), 0)).x();
+                QVERIFY2(label->height() >= label->heightForWidth(label->width()) && right <= visible,
+                         qPrintable(QString("'%1' is %2 x %3 px, needs %4 px high; ends at %5 of %6")
+                                        .arg(label->text())
+                                        .arg(label->width())
+                                        .arg(label->height())
+                                        .arg(label->heightForWidth(label->width()))
+                                        .arg(right)
+                                        .arg(visible)));
+                continue;
+            }
             QVERIFY2(label->width() >= label->sizeHint().width(),
                      qPrintable(QString("'%1' is %2 px of %3")
                                     .arg(label->text())
@@ -423,6 +450,33 @@ private slots:
         w.parameterPanel()->slider("n_samples")->setSliderDown(true);
         QVERIFY(w.plotView()->holdsRanges());
         QVERIFY(w.openScenario("ue-gaussian"));
+        QVERIFY(!w.plotView()->holdsRanges());
+    }
+
+    // Partial figures of a long run hold the axes (PlotView::setStreamedFigure); its final
+    // figure, or its failure, releases them. The runner's signals are emitted by hand, so the
+    // frames arrive in a known order.
+    void streamedFramesHoldUntilTheRunEnds()
+    {
+        MainWindow w;
+        QSignalSpy shown(&w, &MainWindow::figureShown);
+        QVERIFY(w.openScenario("bq-1d"));
+        QVERIFY(settle(w, shown));
+        const Figure figure = w.currentFigure();
+        QVERIFY(!w.plotView()->holdsRanges());
+        const quint64 revision = w.runner()->latestRevision();
+        emit w.runner()->progressed(revision, figure, 0.3);
+        QVERIFY(w.plotView()->isStreaming());
+        QVERIFY(w.plotView()->holdsRanges());
+        emit w.runner()->progressed(revision, figure, 0.6);
+        QVERIFY(w.plotView()->holdsRanges());
+        emit w.runner()->finished(revision, figure, 1.0);
+        QVERIFY(!w.plotView()->isStreaming());
+        QVERIFY(!w.plotView()->holdsRanges());
+
+        emit w.runner()->progressed(revision, figure, 0.3);
+        QVERIFY(w.plotView()->holdsRanges());
+        emit w.runner()->failed(revision, "made up");
         QVERIFY(!w.plotView()->holdsRanges());
     }
 

@@ -5,6 +5,7 @@
 //   Integer  label | slider (a tick per value for ranges up to 1000, else 1000 ticks) | spin box
 //   Choice   label | combo box (the value is the index)
 //   Boolean  label | check box (the value is 0 or 1)
+// (or the label on a line of its own above the controls, setLabelsAbove)
 // Linear ticks map t in [0, 1] to minimum + t (maximum - minimum); log ticks map it to
 // minimum (maximum / minimum)^t (only when minimum > 0; otherwise linear).
 // Every edit, by the user or through setValue(), goes through ParameterSchema::check: a bad
@@ -17,6 +18,7 @@
 
 #include <vector>
 
+class QHBoxLayout;
 class QLabel;
 class QSlider;
 class QVBoxLayout;
@@ -54,6 +56,14 @@ public:
 
     QSize minimumSizeHint() const override;
 
+    // Labels above their controls, word-wrapped, instead of beside them: the form's width is
+    // then that of its widest control, not of its longest label plus its controls (a narrow
+    // dock, large presentation text). Kept across setSchema.
+    void setLabelsAbove(bool above);
+    bool labelsAbove() const { return m_labelsAbove; }
+    // The form's least width with the labels beside their controls, whichever is in use.
+    int besideWidth() const;
+
 signals:
     // Every accepted change, including each slider step while dragging.
     void valuesChanged(const evx::ParameterValues& values);
@@ -69,9 +79,11 @@ private:
         QSlider* slider = nullptr;
         QWidget* editor = nullptr;
         QLabel* message = nullptr;
+        QHBoxLayout* controls = nullptr; // the controls' line under a label above them
     };
 
     void buildRow(int index);
+    void placeRow(int index); // in the grid, beside or below its label (m_labelsAbove)
     int rowIndex(const QString& name) const;
     bool accept(int index, double value, const QWidget* source);
     bool store(int index, double value);
@@ -89,6 +101,7 @@ private:
     QWidget* m_form = nullptr;
     bool m_ignoreEdits = false;
     bool m_dragging = false;
+    bool m_labelsAbove = false;
 };
 
 } // namespace evx

@@ -253,6 +253,14 @@ std::vector<QCPLegend*> PlotView::legends() const
 
 void PlotView::setFigure(const Figure& figure)
 {
+    // The final figure of a streamed run fits its data once (unless a drag or Play holds).
+    m_streamRun = 0;
+    applyHold(false);
+    showFigure(figure);
+}
+
+void PlotView::showFigure(const Figure& figure)
+{
     // A figure like the last one (the usual case while a parameter moves or a run streams
     // progress) only updates data: a pan in progress, the hover read-out and the legend stay.
     syncHiddenViewport(); // legends are placed for the size the view will have

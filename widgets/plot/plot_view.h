@@ -78,7 +78,16 @@ public:
     // flattened to a line. Releasing the hold refits every plot the user has not zoomed.
     static constexpr double kHoldSlack = 0.1, kHoldShrink = 0.05;
     void setHoldRanges(bool hold);
-    bool holdsRanges() const { return m_hold; }
+    bool holdsRanges() const { return m_hold; } // for a drag, Play or a stream
+
+    // Streamed frames (plot_view_hold.cpp): the partial figures of one long run (training
+    // epochs, acquisitions, progressive figures). The first frame of a run fits its data as
+    // setFigure does; the frames after it of the same run hold the ranges and legend corners
+    // as a slider drag does, so that the plot does not jump on every frame. setFigure (the
+    // run's final figure) or endStream() ends the stream and refits once.
+    void setStreamedFigure(const evx::Figure& partial, quint64 run);
+    void endStream();
+    bool isStreaming() const { return m_streamRun != 0; }
 
     // Text on screen is kScreenFontPt times the font scale (1 normally, larger in presentation
     // mode); lines, marks and gaps follow. Changing it rebuilds the plot; zoom locks stay.
@@ -240,6 +249,9 @@ private:
                                           // wrapped labels for the room the layout gave; true if any changed
     void layOutForSize();                 // legends, ranges, ticks and labels settled at the viewport's size
     bool equaliseGridCells();
+    // plot_view_room.cpp: each frame's least size; true if one changed
+    static constexpr double kLeastFrameEmsShort = 3;
+    bool fitFrames();
     QSizeF labelRoom(std::size_t index) const;
     double columnRoom(const PlotItems& items) const;
     void setScale(const Scale& scale);
@@ -311,7 +323,11 @@ private:
     std::vector<ViewLock> m_locks;             // by plot index
     std::vector<HeldRange> m_held;             // by plot index, while m_hold
     std::vector<LegendChoice> m_legendChoices; // by plot index
-    bool m_hold = false;
+    bool m_hold = false;                       // in effect: asked for (m_holdAsked) or a stream in progress
+    bool m_holdAsked = false;                  // setHoldRanges
+    quint64 m_streamRun = 0;                   // the run whose frames stream, 0 when none
+    void applyHold(bool release);              // m_hold from the two reasons; a release refits if `release`
+    void showFigure(const evx::Figure& figure);
     std::vector<QCPMarginGroup*> m_marginGroups;
     std::vector<QCPBarsGroup*> m_barsGroups;
     QCPLegend* m_sharedLegend = nullptr; // for LegendPlace::Shared plots; owned by its layout

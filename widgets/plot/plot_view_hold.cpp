@@ -1,6 +1,7 @@
-// Held ranges: while a slider is dragged or Play steps a parameter, later figures keep the
-// axes and legends where they were, so that a curve is seen to move rather than the axes
-// under it (issue 14: rescaling on every change hid the very motion a demo is about).
+// Held ranges: while a slider is dragged, Play steps a parameter or a long run streams its
+// partial figures, later figures keep the axes and legends where they were, so that a curve
+// is seen to move rather than the axes under it (issue 14: rescaling on every change hid the
+// very motion a demo is about, and streamed frames made the plot jump).
 
 #include "plot/plot_view.h"
 
@@ -36,14 +37,44 @@ QCPRange merged(const QCPRange& held, const QCPRange& fitted, bool log)
 
 void PlotView::setHoldRanges(bool hold)
 {
+    m_holdAsked = hold;
+    applyHold(true);
+}
+
+void PlotView::applyHold(bool release)
+{
+    const bool hold = m_holdAsked || m_streamRun != 0;
     if (hold == m_hold)
         return;
     m_hold = hold;
     m_held.clear();
-    if (!hold && !m_plots.empty()) {
+    if (!hold && release && !m_plots.empty()) {
         applyLocksOrFit(); // and the legends find their corners for the data as they are now
         m_plot->replot(QCustomPlot::rpQueuedReplot);
     }
+}
+
+void PlotView::setStreamedFigure(const Figure& partial, quint64 run)
+{
+    if (run == 0 || run != m_streamRun) {
+        // Another run's first frame: it fits its own data (a frame of an overtaken run is no
+        // reference), and holds from then on.
+        m_streamRun = 0;
+        applyHold(false);
+        showFigure(partial);
+        m_streamRun = run;
+        applyHold(false);
+        return;
+    }
+    showFigure(partial);
+}
+
+void PlotView::endStream()
+{
+    if (m_streamRun == 0)
+        return;
+    m_streamRun = 0;
+    applyHold(true);
 }
 
 void PlotView::captureHeldRanges()

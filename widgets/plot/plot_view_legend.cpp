@@ -1,6 +1,8 @@
 // Legend placement: each plot's legend goes to the corner of its axis rect that covers the
 // fewest data points; when every corner holds data, the y axis gains headroom so that the
-// top corners are free (on a linear axis), as a careful hand-made figure would.
+// top corners are free (on a linear axis), as a careful hand-made figure would. A legend
+// that would still cover data (over a heat map, beside markers' names, taller than headroom
+// can free) goes below the frame, in as many columns as the width holds.
 #include "plot/plot_view.h"
 
 #include <qcustomplot.h>
@@ -126,8 +128,6 @@ double PlotView::chooseLegendPlace(int index)
         fitLegendBelow(index, cellSize.width());
         return 1;
     }
-    if (!plot.heatMaps.empty())
-        return 1;
     const QSize legendSize = items.legend->minimumOuterSizeHint();
     const double wf = std::min(0.9, (legendSize.width() + len(24)) / std::max(rectSize.width(), 1.0));
     const double hf = std::min(0.9, (legendSize.height() + len(20)) / std::max(rectSize.height(), 1.0));
@@ -180,6 +180,13 @@ double PlotView::chooseLegendPlace(int index)
     for (std::size_t c = 1; c < kCorners.size(); ++c)
         if (count[c] < count[best])
             best = c;
+    // A heat map fills its frame, so only the points and curves drawn over it count; headroom
+    // would leave a blank band above the map, so a legend on them goes below the frame.
+    if (!plot.heatMaps.empty() && count[best] > 0) {
+        setLegendBelow(index, true);
+        fitLegendBelow(index, cellSize.width());
+        return 1;
+    }
     // Headroom frees at most the top 60% of the frame (below), so a taller legend would still
     // sit on the data, even in a short cell.
     const double tallest = (legendSize.height() + len(20)) / std::max(rectSize.height(), 1.0);
