@@ -1,5 +1,6 @@
 // ParameterPanel: editors derived from the schema, slider mapping, and refusal of bad values.
 
+#include "parameter_panel_test_support.h"
 #include "params/parameter_panel.h"
 
 #include <QCheckBox>
@@ -21,38 +22,10 @@ using evx::ParameterPanel;
 using evx::ParameterSchema;
 using evx::ParameterSpec;
 using evx::ParameterValues;
+using evx::panel_test::sampleSchema;
+using evx::panel_test::spec;
 
 namespace {
-
-ParameterSpec spec(std::string name, std::string label, std::string unit, ParameterKind kind, double minimum,
-                   double maximum, double defaultValue, double step, int decimals)
-{
-    ParameterSpec s;
-    s.name = std::move(name);
-    s.label = std::move(label);
-    s.unit = std::move(unit);
-    s.kind = kind;
-    s.minimum = minimum;
-    s.maximum = maximum;
-    s.defaultValue = defaultValue;
-    s.step = step;
-    s.decimals = decimals;
-    return s;
-}
-
-ParameterSchema sampleSchema()
-{
-    ParameterSpec mu = spec("mu_x", "Prior mean", "m", ParameterKind::Real, -10, 10, 0, 0.5, 2);
-    mu.tooltip = "Mean of the Gaussian prior on x.";
-    ParameterSpec sigma = spec("sigma_x", "Prior sd", "m", ParameterKind::Real, 0.1, 20, 2, 0.1, 3);
-    sigma.logScale = true;
-    sigma.tooltip = "Standard deviation of the prior.";
-    ParameterSpec samples = spec("samples", "Samples", "", ParameterKind::Integer, 1, 200, 50, 1, 0);
-    ParameterSpec method = spec("method", "Interpretation", "", ParameterKind::Choice, 0, 2, 0, 1, 0);
-    method.choices = {"Jeffrey's rule", "virtual evidence", "distributional"};
-    ParameterSpec prior = spec("show_prior", "Show prior", "", ParameterKind::Boolean, 0, 1, 1, 1, 0);
-    return ParameterSchema({mu, sigma, samples, method, prior});
-}
 
 double valueOf(const QSignalSpy& spy, int call, const char* name)
 {
@@ -89,7 +62,6 @@ private slots:
     void comboEmitsIndex();
     void checkBoxEmitsZeroOrOne();
     void renderSample();
-    void labelsAboveNarrowTheForm();
 
 private:
     ParameterPanel* m_panel = nullptr;
@@ -450,63 +422,6 @@ void TestParameterPanel::renderSample()
     m_panel->adjustSize();
     m_panel->resize(std::max(m_panel->width(), 380), m_panel->height());
     QVERIFY(m_panel->grab().save(path));
-}
-
-// Labels above their controls (a narrow dock, presentation text): the form needs the width of
-// its controls only, each label sits over its own controls, and the values stay.
-void TestParameterPanel::labelsAboveNarrowTheForm()
-{
-    ParameterSchema schema({spec("mu_x", "A prior mean with a label much longer than its slider and spin box",
-                                 "m", ParameterKind::Real, -10, 10, 0, 0.5, 2),
-                            spec("show_prior", "Show the prior of the parameter as a dashed curve", "",
-                                 ParameterKind::Boolean, 0, 1, 1, 1, 0)});
-    m_panel->setSchema(schema, {{"mu_x", 2.5}});
-    QTest::qWait(0); // the new form shows from the event loop
-    const int beside = m_panel->minimumSizeHint().width();
-    // besideWidth is the estimate MainWindow chooses by; within 5 % of the laid-out width.
-    QVERIFY2(std::abs(m_panel->besideWidth() - beside) <= 0.05 * beside,
-             qPrintable(QString("estimate %1, laid out %2").arg(m_panel->besideWidth()).arg(beside)));
-    m_panel->setLabelsAbove(true);
-    QVERIFY(m_panel->labelsAbove());
-    const int above = m_panel->minimumSizeHint().width();
-    QVERIFY2(above < beside - 100, qPrintable(QString("above %1 px, beside %2 px").arg(above).arg(beside)));
-    m_panel->resize(std::max(above, 300), 400);
-    QTest::qWait(20);
-    for (const char* name : {"mu_x", "show_prior"}) {
-        QWidget* editor = m_panel->editor(name);
-        const int right = editor->mapTo(m_panel, QPoint(editor->width(), 0)).x();
-        QVERIFY2(right <= m_panel->width(),
-                 qPrintable(QString("%1 ends at %2 of %3").arg(name).arg(right).arg(m_panel->width())));
-    }
-    for (QLabel* label : m_panel->findChildren<QLabel*>()) {
-        if (label->isHidden() || label->buddy() == nullptr)
-            continue;
-        const QRect controls = label->buddy()->geometry();
-        QVERIFY2(label->geometry().bottom() < controls.top() &&
-                     label->height() >= label->heightForWidth(label->width()),
-                 qPrintable(QString("'%1' at %2..%3, %4 of %5 px high, controls from %6")
-                                .arg(label->text())
-                                .arg(label->geometry().top())
-                                .arg(label->geometry().bottom())
-                                .arg(label->height())
-                                .arg(label->heightForWidth(label->width()))
-                                .arg(controls.top())));
-    }
-    QCOMPARE(m_panel->values().at("mu_x"), 2.5);
-    // Back beside, and a new schema keeps the choice.
-    m_panel->setLabelsAbove(false);
-    QCOMPARE(m_panel->minimumSizeHint().width(), beside);
-    m_panel->setLabelsAbove(true);
-    m_panel->setSchema(m_schema, {});
-    QTest::qWait(0);
-    QVERIFY(m_panel->labelsAbove());
-    QWidget* editor = m_panel->editor("mu_x");
-    for (QLabel* label : m_panel->findChildren<QLabel*>())
-        if (label->buddy() == editor)
-            QVERIFY2(label->geometry().bottom() < editor->geometry().top(),
-                     qPrintable(QString("label ends at %1, editor starts at %2")
-                                    .arg(label->geometry().bottom())
-                                    .arg(editor->geometry().top())));
 }
 
 QTEST_MAIN(TestParameterPanel)

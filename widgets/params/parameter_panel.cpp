@@ -1,6 +1,7 @@
 #include "params/parameter_panel.h"
 
 #include "params/checked_spin_box.h"
+#include "plot/rich_text.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -166,7 +167,16 @@ void ParameterPanel::buildRow(int index)
 {
     Row& row = m_rows[index];
     const ParameterSpec& spec = row.spec;
-    row.label = new QLabel(QString::fromStdString(spec.label.empty() ? spec.name : spec.label), m_form);
+    // Labels carry the figure markup (σ_e, n_e): shown with real subscripts, as in the plots.
+    const QString markup = QString::fromStdString(spec.label.empty() ? spec.name : spec.label);
+    row.label = new QLabel(m_form);
+    if (!spec.label.empty() && hasRichScripts(markup)) { // a bare name's '_' is no markup
+        row.label->setTextFormat(Qt::RichText);
+        row.label->setText(richLabelHtml(markup, false));
+    } else {
+        row.label->setTextFormat(Qt::PlainText);
+        row.label->setText(markup);
+    }
     QString tip = QString::fromStdString(spec.tooltip);
     const QString range = rangeText(spec);
     if (!range.isEmpty())

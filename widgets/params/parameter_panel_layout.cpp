@@ -2,6 +2,8 @@
 // or the label on its own wrapped line above them when the dock is too narrow for beside.
 #include "params/parameter_panel.h"
 
+#include "plot/rich_text.h"
+
 #include <QFontMetrics>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -92,7 +94,10 @@ int ParameterPanel::besideWidth() const
     const int gap = grid ? grid->horizontalSpacing() : 8;
     for (const Row& row : m_rows) {
         const QFontMetrics metrics(row.label->font());
-        label = std::max(label, metrics.horizontalAdvance(row.label->text()) + 2);
+        const QString text = row.label->textFormat() == Qt::RichText
+                                 ? richLabelPlainText(QString::fromStdString(row.spec.label))
+                                 : row.label->text();
+        label = std::max(label, metrics.horizontalAdvance(text) + 2);
         const int editor = row.editor->minimumSizeHint().width();
         controls = std::max(controls, row.slider ? row.slider->minimumWidth() + gap + editor : editor);
     }

@@ -39,7 +39,7 @@ bool hasRichScripts(const QString& markup)
     return hasScripts(parseRichLabel(markup.toStdString()));
 }
 
-QString richLabelHtml(const QString& markup)
+QString richLabelHtml(const QString& markup, bool keepSpaces)
 {
     QString html;
     for (const LabelRun& run : parseRichLabel(markup.toStdString())) {
@@ -51,8 +51,18 @@ QString richLabelHtml(const QString& markup)
             text = QStringLiteral("<sup>") + text + QStringLiteral("</sup>");
         html += text;
     }
+    if (!keepSpaces)
+        return html;
     // pre: spaces as written (two spaces stay two), as QCustomPlot draws plain labels.
     return QStringLiteral("<span style=\"white-space:pre\">") + html + QStringLiteral("</span>");
+}
+
+QString richLabelPlainText(const QString& markup)
+{
+    QString text;
+    for (const LabelRun& run : parseRichLabel(markup.toStdString()))
+        text += QString::fromStdString(run.text);
+    return text;
 }
 
 QSizeF richTextSize(const QString& markup, const QFont& font)

@@ -18,8 +18,12 @@
 namespace evx {
 
 bool hasRichScripts(const QString& markup);
-// Qt rich text for markup: escaped text, <sub>/<sup> for scripts, <br> for line breaks.
-QString richLabelHtml(const QString& markup);
+// Qt rich text for markup: escaped text, <sub>/<sup> for scripts, <br> for line breaks. With
+// keepSpaces, runs of spaces stay as written and nothing wraps (plot text, as QCustomPlot draws
+// plain labels); without, a word-wrapping QLabel may break the lines.
+QString richLabelHtml(const QString& markup, bool keepSpaces = true);
+// The markup's text without its markup (σ_e → σe), e.g. to measure its widest extent.
+QString richLabelPlainText(const QString& markup);
 // The size markup takes when drawn in font; for a label without scripts, the plain text's.
 QSizeF richTextSize(const QString& markup, const QFont& font);
 // Draws markup centred in box (lines centred on each other) on painter's device.

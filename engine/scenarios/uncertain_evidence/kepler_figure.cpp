@@ -187,7 +187,7 @@ Figure keplerCornerFigure(const Eigen::MatrixXd* readings[3], const KeplerTruth&
         for (int b = a + 1; b < kDims; ++b) {
             Plot p = cornerCell(b, a);
             p.title = std::string(kDim[b].key) + " against " + kDim[a].key +
-                      ": 68 % (thick) and 95 % (thin) regions";
+                      ": 68\u00a0% (thick) and 95\u00a0% (thin) regions";
             // One series per level, the outer one thin, and a legend key for each line width: the
             // corner's cells carry no titles, so the legend is where the levels are named.
             for (int i = 0; i < 3; ++i) {

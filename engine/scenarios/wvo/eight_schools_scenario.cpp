@@ -154,7 +154,7 @@ Figure WvoEightSchoolsScenario::run(const ParameterValues& input, const RunConte
 
     Figure f;
     Plot joint;
-    joint.title = "p(μ, τ | y): heat map original; 50 % (thick) and 90 % (thin) regions";
+    joint.title = "p(μ, τ | y): heat map original; 50\u00a0% (thick) and 90\u00a0% (thin) regions";
     joint.xLabel = "μ (population mean effect)";
     joint.yLabel = "τ (between-school sd)";
     HeatMap map;

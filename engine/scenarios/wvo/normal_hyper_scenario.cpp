@@ -196,7 +196,7 @@ Figure WvoNormalHyperScenario::run(const ParameterValues& input, const RunContex
     auto figureOf = [&](const wvo::GridReconstruction* rec) {
         Figure f;
         Plot joint;
-        joint.title = "p(m, σ | y): heat map original; 50 % (thick) and 90 % (thin) regions";
+        joint.title = "p(m, σ | y): heat map original; 50\u00a0% (thick) and 90\u00a0% (thin) regions";
         joint.xLabel = "m (hyper-mean)";
         joint.yLabel = "σ";
         HeatMap map;

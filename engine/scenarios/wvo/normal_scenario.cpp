@@ -139,7 +139,7 @@ Figure WvoNormalScenario::run(const ParameterValues& input, const RunContext& co
 
     Figure f;
     Plot joint;
-    joint.title = "p(μ, σ | y): heat map original; 50 % (thick) and 90 % (thin) regions";
+    joint.title = "p(μ, σ | y): heat map original; 50\u00a0% (thick) and 90\u00a0% (thin) regions";
     joint.xLabel = "μ";
     joint.yLabel = "σ";
     HeatMap map;

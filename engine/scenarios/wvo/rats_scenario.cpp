@@ -185,7 +185,8 @@ Figure WvoRatsScenario::run(const ParameterValues& input, const RunContext& cont
     if (context.wantsProgress()) {
         Figure first;
         Plot joint;
-        joint.title = "p(log(α/β), log(α+β) | y): heat map original; 50 % (thick) and 90 % (thin) regions";
+        joint.title =
+            "p(log(α/β), log(α+β) | y): heat map original; 50\u00a0% (thick) and 90\u00a0% (thin) regions";
         joint.xLabel = "log(α/β)";
         joint.yLabel = "log(α + β)";
         joint.heatMaps.push_back(heatMapOf());
@@ -218,7 +219,8 @@ Figure WvoRatsScenario::run(const ParameterValues& input, const RunContext& cont
     }
     f.data = {{"tumours", std::move(tumours)}, {"rats", std::move(rats)}};
     Plot joint;
-    joint.title = "p(log(α/β), log(α+β) | y): heat map original; 50 % (thick) and 90 % (thin) regions";
+    joint.title =
+        "p(log(α/β), log(α+β) | y): heat map original; 50\u00a0% (thick) and 90\u00a0% (thin) regions";
     joint.xLabel = "log(α/β)";
     joint.yLabel = "log(α + β)";
     joint.heatMaps.push_back(heatMapOf());
