@@ -1,10 +1,10 @@
 #include "models/attainment_school_set.h"
 
 #include "core/errors.h"
+#include "stats/densities.h"
 
 #include <algorithm>
 #include <cmath>
-#include <numbers>
 
 namespace evx::models {
 
@@ -43,7 +43,7 @@ AttainmentSchoolSet::AttainmentSchoolSet(const std::vector<const Pupils*>& schoo
             m_mean[u][1] += a * p.female[i];
             m_mean[u][2] += a * p.social[i];
         }
-        m_constant -= 0.5 * a * static_cast<double>(p.attain.size()) * std::log(2 * std::numbers::pi);
+        m_constant -= a * static_cast<double>(p.attain.size()) * stats::kHalfLog2Pi;
         m_logSdCount += a * static_cast<double>(p.attain.size());
         for (double v : p.verbal)
             m_logSdVerbal += a * v;

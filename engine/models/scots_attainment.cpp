@@ -3,10 +3,10 @@
 #include "core/errors.h"
 #include "core/input_limits.h"
 #include "models/csv_table.h"
+#include "stats/densities.h"
 
 #include <cmath>
 #include <limits>
-#include <numbers>
 
 namespace evx::models {
 
@@ -109,7 +109,7 @@ double attainmentSchoolLogLik(const Pupils& s, const Eigen::VectorXd& t)
     r *= w;
     const double n = w * static_cast<double>(s.attain.size());
     const double b = r + a0 / sa2, c = p + 1 / sa2;
-    return -0.5 * (n * std::log(2 * std::numbers::pi) + logDet) - 0.5 * quad - 0.5 * std::log1p(sa2 * p) +
+    return -(n * stats::kHalfLog2Pi + 0.5 * logDet) - 0.5 * quad - 0.5 * std::log1p(sa2 * p) +
            0.5 * b * b / c - 0.5 * a0 * a0 / sa2;
 }
 
@@ -151,9 +151,8 @@ double SharedDesignSchools::logLik(const Eigen::VectorXd& t) const
         (prec.array() * (m_s2.array() - 2 * mu.array() * m_s1.array() + mu.array().square() * m_s0)).sum();
     const double d = a0 / sa2 - w * prec.dot(mu);
     const double bb = w * w * prec.dot(m_m * prec) + 2 * w * d * prec.dot(m_s1) + d * d * m_s0;
-    const double perSchool =
-        -0.5 * (w * static_cast<double>(n) * std::log(2 * std::numbers::pi) + 2 * w * sumLogSd) -
-        0.5 * std::log1p(sa2 * p) - 0.5 * a0 * a0 / sa2;
+    const double perSchool = -(w * static_cast<double>(n) * stats::kHalfLog2Pi + w * sumLogSd) -
+                             0.5 * std::log1p(sa2 * p) - 0.5 * a0 * a0 / sa2;
     return m_s0 * perSchool - 0.5 * quad + 0.5 * bb / c;
 }
 

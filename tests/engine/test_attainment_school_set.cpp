@@ -39,6 +39,21 @@ double reference(const std::vector<const models::Pupils*>& schools, const std::v
     return s;
 }
 
+// The set against the pupil-by-pupil sum at 50 random θ, to kRelTol.
+void matchesAtRandomThetas(const models::AttainmentSchoolSet& set,
+                           const std::vector<const models::Pupils*>& schools,
+                           const std::vector<double>& weights, std::mt19937_64& rng)
+{
+    for (int trial = 0; trial < 50; ++trial) {
+        const Eigen::VectorXd t = randomTheta(rng);
+        const double expected = reference(schools, weights, t), got = set.logLik(t);
+        QVERIFY2(
+            std::abs(got - expected) <= kRelTol * std::abs(expected),
+            qPrintable(
+                QString("trial %1: %2 vs %3").arg(trial).arg(got, 0, 'g', 17).arg(expected, 0, 'g', 17)));
+    }
+}
+
 } // namespace
 
 class TestAttainmentSchoolSet : public QObject {
@@ -68,14 +83,7 @@ private slots:
         if (leftOut < 0)
             QCOMPARE(set.cells(), 930);
         std::mt19937_64 rng(3);
-        for (int trial = 0; trial < 50; ++trial) {
-            const Eigen::VectorXd t = randomTheta(rng);
-            const double expected = reference(schools, weights, t), got = set.logLik(t);
-            QVERIFY2(
-                std::abs(got - expected) <= kRelTol * std::abs(expected),
-                qPrintable(
-                    QString("trial %1: %2 vs %3").arg(trial).arg(got, 0, 'g', 17).arg(expected, 0, 'g', 17)));
-        }
+        matchesAtRandomThetas(set, schools, weights, rng);
     }
 
     void weightedVirtualSchoolsMatchPupilByPupil()
@@ -107,14 +115,7 @@ private slots:
         schools.push_back(&d.schools[0]);
         weights.push_back(1);
         const models::AttainmentSchoolSet set(schools, weights);
-        for (int trial = 0; trial < 50; ++trial) {
-            const Eigen::VectorXd t = randomTheta(rng);
-            const double expected = reference(schools, weights, t), got = set.logLik(t);
-            QVERIFY2(
-                std::abs(got - expected) <= kRelTol * std::abs(expected),
-                qPrintable(
-                    QString("trial %1: %2 vs %3").arg(trial).arg(got, 0, 'g', 17).arg(expected, 0, 'g', 17)));
-        }
+        matchesAtRandomThetas(set, schools, weights, rng);
     }
 
     void mismatchedWeightsAreAClearError()
