@@ -7,6 +7,7 @@
 // screen font metrics, which only match the page when the size is given in its own units.
 
 #include "plot/plot_view.h"
+#include "plot/rich_text.h"
 
 #include "plot/plot_view_style.h"
 
@@ -26,11 +27,6 @@ constexpr double kReferenceFontPt = PlotView::kScreenFontPt;
 constexpr double kReferenceUnitsPerPt = PrintSize::kScreenDpi / PrintSize::kPointsPerInch;
 constexpr double kLabelFont = 1.1; // axis labels, relative to the tick labels
 constexpr int kMaxTicks = 5;       // QCustomPlot's default; enough on a large plot
-
-QSizeF textSize(const QFont& font, const QString& text)
-{
-    return QFontMetricsF(font).boundingRect(QRectF(), Qt::TextDontClip | Qt::AlignCenter, text).size();
-}
 
 // `text` broken at spaces into lines no wider than `width`; a word longer than that stays whole.
 QString wrapText(const QString& text, const QFont& font, double width)
@@ -185,7 +181,7 @@ bool PlotView::fitToRoom()
             for (int i = 0; i < ticks.size() && i < labels.size(); ++i) {
                 if (!axis->range().contains(ticks[i]))
                     continue;
-                const QSizeF size = textSize(font, labels[i]);
+                const QSizeF size = plainTextSize(font, labels[i]);
                 extent = std::max(extent, horizontal ? size.width() : size.height());
                 const double at = axis->coordToPixel(ticks[i]);
                 if (std::isfinite(last))
@@ -270,7 +266,7 @@ bool PlotView::fitToRoom()
         std::vector<QRectF> placed;
         const QRect frame = items.rect->rect();
         for (QCPItemText* label : labels) {
-            const QSizeF text = textSize(label->font(), label->text());
+            const QSizeF text = plainTextSize(label->font(), label->text());
             const QMarginsF pad(label->padding());
             const double width = text.width() + pad.left() + pad.right();
             const double height = text.height() + pad.top() + pad.bottom();

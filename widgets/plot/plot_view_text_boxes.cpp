@@ -12,15 +12,6 @@
 
 namespace evx {
 
-namespace {
-
-QSizeF textSize(const QFont& font, const QString& text)
-{
-    return QFontMetricsF(font).boundingRect(QRectF(), Qt::TextDontClip | Qt::AlignCenter, text).size();
-}
-
-} // namespace
-
 std::vector<PlotView::TextBox> PlotView::textBoxes() const
 {
     std::vector<TextBox> boxes;
@@ -47,7 +38,7 @@ std::vector<PlotView::TextBox> PlotView::textBoxes() const
             for (int i = 0; i < ticks.size() && i < labels.size(); ++i) {
                 if (!axis->range().contains(ticks[i]))
                     continue;
-                const QSizeF size = textSize(tickFont, labels[i]);
+                const QSizeF size = plainTextSize(tickFont, labels[i]);
                 const double at = axis->coordToPixel(ticks[i]);
                 QRectF box;
                 if (bottom)
@@ -66,7 +57,7 @@ std::vector<PlotView::TextBox> PlotView::textBoxes() const
             return;
         // Placed as the plain markup would be (RichAxis centres its drawing there), as large
         // as drawn.
-        const QRectF plain = axisLabelBox(axis, textSize(axis->labelFont(), axis->label()));
+        const QRectF plain = axisLabelBox(axis, plainTextSize(axis->labelFont(), axis->label()));
         const QSizeF drawn = richTextSize(axis->label(), axis->labelFont());
         QRectF box(QPointF(), bottom ? drawn : drawn.transposed());
         box.moveCenter(plain.center());
@@ -98,7 +89,7 @@ std::vector<PlotView::TextBox> PlotView::textBoxes() const
             auto* label = qobject_cast<QCPItemText*>(item);
             if (!label || !label->visible())
                 continue;
-            const QSizeF size = textSize(label->font(), label->text()) +
+            const QSizeF size = plainTextSize(label->font(), label->text()) +
                                 QSizeF(label->padding().left() + label->padding().right(),
                                        label->padding().top() + label->padding().bottom());
             const QPointF at = label->position->pixelPosition();

@@ -12,11 +12,6 @@
 namespace evx {
 namespace {
 
-QSizeF plainSize(const QFont& font, const QString& text)
-{
-    return QFontMetricsF(font).boundingRect(QRectF(), Qt::TextDontClip | Qt::AlignCenter, text).size();
-}
-
 std::unique_ptr<QTextDocument> document(const QString& markup, const QFont& font, QPaintDevice* device)
 {
     auto doc = std::make_unique<QTextDocument>();
@@ -33,6 +28,11 @@ std::unique_ptr<QTextDocument> document(const QString& markup, const QFont& font
 }
 
 } // namespace
+
+QSizeF plainTextSize(const QFont& font, const QString& text)
+{
+    return QFontMetricsF(font).boundingRect(QRectF(), Qt::TextDontClip | Qt::AlignCenter, text).size();
+}
 
 bool hasRichScripts(const QString& markup)
 {
@@ -68,7 +68,7 @@ QString richLabelPlainText(const QString& markup)
 QSizeF richTextSize(const QString& markup, const QFont& font)
 {
     if (!hasRichScripts(markup))
-        return plainSize(font, markup);
+        return plainTextSize(font, markup);
     return document(markup, font, nullptr)->size();
 }
 
@@ -100,7 +100,7 @@ QRectF axisLabelBox(const QCPAxis* axis, const QSizeF& labelSize)
         for (int i = 0; i < ticks.size() && i < labels.size(); ++i) {
             if (!axis->range().contains(ticks[i]))
                 continue;
-            const QSizeF size = plainSize(axis->tickLabelFont(), labels[i]);
+            const QSizeF size = plainTextSize(axis->tickLabelFont(), labels[i]);
             deepest = std::max(deepest, horizontal ? size.height() : size.width());
         }
         gap += deepest;
@@ -131,7 +131,7 @@ void RichAxis::draw(QCPPainter* painter)
     QCPAxis::draw(painter);
     mLabel = markup;
     // The box the plain markup would fill: the drawing is centred where QCustomPlot centres it.
-    const QSizeF plain = plainSize(mLabelFont, markup);
+    const QSizeF plain = plainTextSize(mLabelFont, markup);
     const QRectF box = axisLabelBox(this, plain);
     painter->save();
     painter->translate(box.center());
@@ -184,7 +184,7 @@ void RichLegendItem::draw(QCPPainter* painter)
     QCPPlottableLegendItem::draw(painter);
     mPlottable->setName(name);
     const QSize icon = mParentLegend->iconSize();
-    const QSizeF plain = plainSize(getFont(), name);
+    const QSizeF plain = plainTextSize(getFont(), name);
     const QSizeF rich = richTextSize(name, getFont());
     // Left-aligned and at the top of the item, like the plain names beside it. A subscript
     // reaches below a plain line: unclipped, it may use the row's margin and spacing.

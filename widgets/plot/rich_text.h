@@ -17,6 +17,8 @@
 
 namespace evx {
 
+// The size plain text takes in font, lines centred on each other, as QCustomPlot lays it out.
+QSizeF plainTextSize(const QFont& font, const QString& text);
 bool hasRichScripts(const QString& markup);
 // Qt rich text for markup: escaped text, <sub>/<sup> for scripts, <br> for line breaks. With
 // keepSpaces, runs of spaces stay as written and nothing wraps (plot text, as QCustomPlot draws
