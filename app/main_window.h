@@ -102,6 +102,7 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void buildWidgets();
@@ -160,6 +161,7 @@ private:
     QDockWidget* m_panelDock = nullptr;
     QAction* m_presentationAction = nullptr;
     bool m_presentation = false;
+    bool m_dockFitQueued = false; // one refit per burst of resize events
     QList<QWidget*> m_hiddenForPresentation;
     double m_normalScale = 1;
     double m_presentationScale = kDefaultPresentationScale;

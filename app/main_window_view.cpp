@@ -12,12 +12,14 @@
 #include <QDockWidget>
 #include <QLabel>
 #include <QLayout>
+#include <QResizeEvent>
 #include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTimer>
 
 #include <algorithm>
 #include <cmath>
@@ -122,6 +124,21 @@ void MainWindow::applyTextScale()
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         dock->setFont(font);
     fitParameterDock();
+}
+
+void MainWindow::resizeEvent(QResizeEvent* event)
+{
+    QMainWindow::resizeEvent(event);
+    // The dock's cap and the labels' place (beside or above) follow the window's width, so a
+    // window dragged narrower, or moved to a smaller screen, keeps every control in view.
+    // A drag sends many events; one refit once they have been handled is enough.
+    if (event->size().width() == event->oldSize().width() || m_dockFitQueued)
+        return;
+    m_dockFitQueued = true;
+    QTimer::singleShot(0, this, [this] {
+        m_dockFitQueued = false;
+        fitParameterDock();
+    });
 }
 
 void MainWindow::fitParameterDock()

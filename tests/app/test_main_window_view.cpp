@@ -90,11 +90,17 @@ private slots:
         QTest::addColumn<QString>("scenario");
         QTest::addColumn<QSize>("window");
         QTest::addColumn<bool>("presentation");
+        QTest::addColumn<QSize>("resizedTo"); // empty: the window keeps its first size
         for (const char* id : {"wvo-attainment", "ue-kepler", "wvo-rats", "gb-regression"})
-            QTest::newRow(id) << QString(id) << QSize(1280, 720) << false;
+            QTest::newRow(id) << QString(id) << QSize(1280, 720) << false << QSize();
         for (const char* id : {"wvo-attainment", "gb-regression", "bq-2d-marginal", "ue-kepler"})
             QTest::newRow(qPrintable(QString(id) + " 1024x768 F11"))
-                << QString(id) << QSize(921, 691) << true;
+                << QString(id) << QSize(921, 691) << true << QSize();
+        // Opened wide enough for labels beside their controls, then dragged narrower: the
+        // labels must move above without the scenario being reopened.
+        for (const char* id : {"wvo-attainment", "ue-kepler"})
+            QTest::newRow(qPrintable(QString(id) + " F11 dragged narrower"))
+                << QString(id) << QSize(1600, 900) << true << QSize(921, 691);
     }
 
     void parameterDockShowsEveryEditor()
@@ -102,6 +108,7 @@ private slots:
         QFETCH(QString, scenario);
         QFETCH(QSize, window);
         QFETCH(bool, presentation);
+        QFETCH(QSize, resizedTo);
         QSettings().clear();
         MainWindow w;
         w.setGeometry(QRect(QPoint(0, 0), window)); // 921 x 691: what a 1024 x 768 screen gets
@@ -109,6 +116,14 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         w.setPresentationMode(presentation);
         QVERIFY(w.openScenario(scenario));
+        if (!resizedTo.isEmpty()) {
+            QTest::qWait(50);
+            const bool aboveWhenWide = w.parameterPanel()->labelsAbove();
+            w.resize(resizedTo);
+            QTest::qWait(50);
+            QVERIFY2(w.parameterPanel()->labelsAbove() != aboveWhenWide,
+                     "the labels stayed where they were at the first width");
+        }
         QTest::qWait(50);                         // the dock's new width is laid out
         w.parameterPanel()->layout()->activate(); // and the wrapped labels' heights for it
         QTest::qWait(50);
