@@ -19,15 +19,16 @@ constexpr int kContourBins = 32;
 constexpr Reading kOrder[3] = {Reading::Jeffrey, Reading::Virtual, Reading::Distributional};
 
 struct Dimension {
-    const char* key;   // summary key
-    const char* label; // axis label
-    const char* name;  // in titles
+    const char* key;      // summary key
+    const char* label;    // axis label
+    const char* name;     // in titles
+    const char* axisName; // in warnings
     bool angle;
 };
-constexpr Dimension kDim[kDims] = {{"P", "P − P_true (min)", "the period P", false},
-                                   {"e", "eccentricity e", "the eccentricity e", false},
-                                   {"omega", "ω (deg)", "the argument of periapsis ω", true},
-                                   {"omega_plus_m", "ω + M (deg)", "the phase ω + M", true}};
+constexpr Dimension kDim[kDims] = {{"P", "P − P_true (min)", "the period P", "P", false},
+                                   {"e", "eccentricity e", "the eccentricity e", "e", false},
+                                   {"omega", "ω (deg)", "the argument of periapsis ω", "ω", true},
+                                   {"omega_plus_m", "ω + M (deg)", "the phase ω + M", "ω + M", true}};
 
 // Column k of the draws as displayed (P as minutes from the true period).
 Eigen::VectorXd shown(const Eigen::MatrixXd& draws, int k, double truePeriod)
@@ -186,20 +187,40 @@ Figure keplerCornerFigure(const Eigen::MatrixXd* readings[3], const KeplerTruth&
     for (int a = 0; a < kDims; ++a) {
         for (int b = a + 1; b < kDims; ++b) {
             Plot p = cornerCell(b, a);
-            p.title = std::string(kDim[b].key) + " against " + kDim[a].key +
+            p.title = std::string(kDim[b].axisName) + " against " + kDim[a].axisName +
                       ": 68\u00a0% (thick) and 95\u00a0% (thin) regions";
             // One series per level, the outer one thin, and a legend key for each line width: the
             // corner's cells carry no titles, so the legend is where the levels are named.
+            std::vector<std::string> flat; // readings whose regions would only trace noise
             for (int i = 0; i < 3; ++i) {
                 if (readings[i]->rows() == 0)
                     continue;
                 const ReadingStyle st = readingStyle(kOrder[i]);
-                for (double mass : {0.68, 0.95}) {
-                    p.series.push_back(hpdContourSeries(st.legend, columns[i][a], columns[i][b], equal,
-                                                        r.lo[a], r.hi[a], r.lo[b], r.hi[b], kContourBins,
-                                                        {mass}, st.colour, st.dashed));
-                    p.series.back().thin = mass > 0.9;
+                HpdRegions regions = hpdRegions(columns[i][a], columns[i][b], equal, r.lo[a], r.hi[a],
+                                                r.lo[b], r.hi[b], kContourBins, {0.68, 0.95});
+                // An unresolved reading keeps its (empty) series, so every cell has the same
+                // series in the same places, and the figure says why nothing is drawn.
+                if (!regions.resolved)
+                    flat.push_back(st.legend);
+                for (std::size_t m = 0; m < 2; ++m) {
+                    Series& line = regions.boundaries[m];
+                    line.name = st.legend;
+                    line.kind = SeriesKind::Line;
+                    line.colour = st.colour;
+                    line.dashed = st.dashed;
+                    line.thin = m == 1;
+                    p.series.push_back(std::move(line));
                 }
+            }
+            if (!flat.empty()) {
+                std::string who = flat.front();
+                for (std::size_t k = 1; k < flat.size(); ++k)
+                    who += (k + 1 == flat.size() ? " and " : ", ") + flat[k];
+                figure.warnings.push_back(
+                    std::string(kDim[b].axisName) + " against " + kDim[a].axisName + ": the 68 % region of " +
+                    who +
+                    " breaks into more than three pieces or holes however it is smoothed, as a nearly flat "
+                    "density's does, so it would trace sampling noise; no region is drawn.");
             }
             p.series.push_back(contourLevelKey("68 % region", false));
             p.series.push_back(contourLevelKey("95 % region", true));

@@ -7,6 +7,7 @@
 
 #include <Eigen/Core>
 #include <string>
+#include <vector>
 
 namespace evx::scenarios {
 
@@ -14,12 +15,23 @@ namespace evx::scenarios {
 Series histogramSeries(std::string name, const Eigen::VectorXd& values, const Eigen::VectorXd& weights,
                        double lo, double hi, int bins, int colour, bool dashed);
 
+// A highest-density region is traced from a histogram only when it stands out from the
+// sampling noise: one bounded by more closed lines than this (its pieces and its holes), after
+// the most smoothing allowed, is noise. Three leaves room for a bimodal region or a ring.
+constexpr int kMaxRegionLoops = 3;
+
 // The boundaries of the highest-density regions holding `masses` (e.g. 0.68 and 0.95) of a
-// 2-D histogram of (x, y), lightly smoothed, traced by marching squares; one series with NaN
-// between the pieces.
-Series hpdContourSeries(std::string name, const Eigen::VectorXd& x, const Eigen::VectorXd& y,
-                        const Eigen::VectorXd& weights, double xLo, double xHi, double yLo, double yHi,
-                        int bins, const std::vector<double>& masses, int colour, bool dashed);
+// 2-D histogram of (x, y), traced by marching squares: one series per mass (points only; NaN
+// between the pieces). The histogram is smoothed just enough (a binomial blur of sd 1 to 2.8
+// cells) that the innermost region has at most kMaxRegionLoops boundary lines. A density too flat
+// for that, whose regions would only trace sampling noise, is not resolved: its series are empty.
+struct HpdRegions {
+    std::vector<Series> boundaries;
+    bool resolved = false;
+};
+HpdRegions hpdRegions(const Eigen::VectorXd& x, const Eigen::VectorXd& y, const Eigen::VectorXd& weights,
+                      double xLo, double xHi, double yLo, double yHi, int bins,
+                      const std::vector<double>& masses);
 
 // A legend key for one level of nested contours drawn in the reference colour, thin or not as
 // that level's lines are: two NaN points, so it draws nothing but its legend entry.
