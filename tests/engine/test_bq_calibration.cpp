@@ -8,6 +8,7 @@
 #include "bq_test_support.h"
 #include "core/errors.h"
 #include "scenarios/quadrature/bq_calibration.h"
+#include "scenarios/quadrature/bq_calibration_study.h"
 
 #include <numeric>
 #include <set>
@@ -253,6 +254,23 @@ private slots:
         QVERIFY(few[0].at("prior_sd") != few[1].at("prior_sd") &&
                 few[1].at("prior_sd") != few[2].at("prior_sd"));
         QVERIFY_THROWS_EXCEPTION(InvalidParameter, calibrationConfigurations(cells.front(), 26));
+        // The study's runs beyond the first 100 repeat the configurations with new seeds: all
+        // 400 valid, 400 different seeds, the same priors as their first round.
+        const Study study = evx::scenarios::bqCalibrationStudy();
+        QCOMPARE(study.maxReplicates, 400);
+        std::set<double> studySeeds;
+        for (int r = 0; r < study.maxReplicates; ++r) {
+            ParameterValues v = study.replicateValues(r, 0);
+            const ParameterValues first = study.replicateValues(r % 100, 0);
+            QCOMPARE(v.at("prior_mean"), first.at("prior_mean"));
+            QCOMPARE(v.at("prior_sd"), first.at("prior_sd"));
+            QCOMPARE(v.at("integrand"), first.at("integrand"));
+            studySeeds.insert(v.at("seed"));
+            for (const auto& [key, value] : study.cells.front().values)
+                v[key] = value;
+            s->schema().complete(v);
+        }
+        QCOMPARE(studySeeds.size(), size_t(400));
     }
 
     void coverageCountsTwoSd()
