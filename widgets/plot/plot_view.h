@@ -275,6 +275,7 @@ private:
     void placeLegend(int index); // plot_view_legend.cpp
     void setLegendBelow(int index, bool below);
     void fitLegendBelow(int index, double width); // as many columns as the width holds
+    bool fitCornerLegend();                       // the shared legend of a corner plot: off every frame
     void shareGridAxes();                         // corner plots: a column shares x, a row shares y
     void captureLockedRanges();
     void captureHeldRanges();

@@ -7,8 +7,10 @@
 
 #include <qcustomplot.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 
 namespace evx {
 namespace {
@@ -49,6 +51,57 @@ void PlotView::setLegendBelow(int index, bool below)
         legend->setFillOrder(QCPLayoutGrid::foRowsFirst, true);
         legend->setMargins(QMargins(ilen(6), ilen(3), ilen(6), ilen(3)));
     }
+}
+
+bool PlotView::fitCornerLegend()
+{
+    // The legend of a corner plot sits in the empty top-right cell and may reach over the
+    // empty cells to its left and below it, but not over a plot: at 89 mm a one-column legend
+    // is wider than two cells and ran over the second row's density. The first of these that
+    // keeps it off every plot: full-size text in one column, then in more (wide and short,
+    // over the empty top row); then text at 90 % and 80 % (6.4 pt at 8 pt) the same way.
+    QCPLegend* legend = m_sharedLegend;
+    auto* host = legend && legend->visible() && legend->layout()
+                     ? qobject_cast<QCPAxisRect*>(legend->layout()->parentLayerable())
+                     : nullptr;
+    if (!host ||
+        std::any_of(m_plots.begin(), m_plots.end(), [&](const PlotItems& p) { return p.rect == host; }))
+        return false; // not a corner plot's own legend cell
+    std::vector<QRectF> frames;
+    for (const PlotItems& p : m_plots)
+        if (p.rect)
+            frames.push_back(p.cell ? p.cell->outerRect() : p.rect->outerRect());
+    const QRectF area = host->rect();
+    auto covered = [&] {
+        const QSize size = legend->minimumOuterSizeHint();
+        const QRectF box(area.right() - size.width(), area.top(), size.width(), size.height());
+        double sum = box.left() < 0 ? box.width() * box.height() : 0.0; // off the page
+        for (const QRectF& frame : frames) {
+            const QRectF overlap = frame.intersected(box);
+            if (!overlap.isEmpty())
+                sum += overlap.width() * overlap.height();
+        }
+        return sum;
+    };
+    auto arrange = [&](double textSize, int columns) {
+        legend->setFont(textFont(textSize));
+        legend->setWrap(columns);
+        legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+    };
+    const QFont before = legend->font();
+    const int wrapBefore = legend->wrap(), entries = legend->itemCount();
+    double best = std::numeric_limits<double>::infinity(), bestSize = 1;
+    int bestColumns = 1;
+    for (const double textSize : {1.0, 0.9, 0.8}) {
+        for (int columns = 1; columns <= entries && best > 0; ++columns) {
+            arrange(textSize, columns);
+            const double c = covered();
+            if (c < best)
+                best = c, bestSize = textSize, bestColumns = columns;
+        }
+    }
+    arrange(bestSize, bestColumns);
+    return legend->font() != before || legend->wrap() != wrapBefore;
 }
 
 void PlotView::fitLegendBelow(int index, double width)

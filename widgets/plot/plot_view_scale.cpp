@@ -322,6 +322,7 @@ bool PlotView::fitToRoom()
         }
     }
     changed = equaliseGridCells() || changed;
+    changed = fitCornerLegend() || changed;
 
     // An axis whose labels a neighbour shows ticks as that neighbour does (rows from the
     // bottom, columns from the left, so the neighbour is settled first).
