@@ -62,7 +62,12 @@ PaperGp fitPaperGp(const Eigen::VectorXd& x, const Eigen::VectorXd& y)
     options.lower = Eigen::Vector2d::Constant(std::log(1e-5));
     options.upper = Eigen::Vector2d::Constant(std::log(1e5));
     options.maxIterations = 200;
-    const optim::MinimiseResult r = optim::minimise(objective, Eigen::Vector2d::Zero(), options);
+    // With many points K + αI at ℓ = 1 is itself not numerically positive definite; start then
+    // on the plateau (ℓ = 1e-4, K ≈ hI), where it always is.
+    Eigen::VectorXd start = Eigen::Vector2d::Zero(), grad(2);
+    if (!std::isfinite(objective(start, grad)))
+        start(1) = std::log(1e-4);
+    const optim::MinimiseResult r = optim::minimise(objective, start, options);
     PaperGp fit;
     fit.outputScale = std::exp(r.x(0));
     fit.lengthscale = std::exp(r.x(1));
