@@ -2,7 +2,6 @@
 
 #include "core/errors.h"
 #include "genbayes/logistic.h"
-#include "gp/gp_regression.h"
 #include "stats/densities.h"
 
 #include <Eigen/Eigenvalues>
@@ -79,7 +78,7 @@ Eigen::VectorXd truthLogDensity(const Truth& truth, const Points& observed)
     return g;
 }
 
-Eigen::VectorXd generativeLogDensity(const Points& observed, double bandwidth)
+Eigen::VectorXd generativeLogDensity(const Points& observed, double bandwidth, GenerativeG regressionG)
 {
     const Eigen::Index n = observed.rows();
     Eigen::VectorXd out(n);
@@ -91,20 +90,7 @@ Eigen::VectorXd generativeLogDensity(const Points& observed, double bandwidth)
         }
         return out;
     }
-    // g(y | x): GP regression of y on x with a noise term, hyperparameters by marginal likelihood.
-    const Eigen::MatrixXd x = observed.col(0);
-    const Eigen::VectorXd y = observed.col(1);
-    const double mean = y.mean(), var = std::max((y.array() - mean).square().mean(), 1e-12);
-    gp::GpRegression gp(gp::Kernel(gp::KernelKind::Matern32, var, Eigen::VectorXd::Constant(1, 1.0)), mean);
-    gp.setData(x, y);
-    gp.enableNoise(0.1 * var);
-    gp::fitHyperparameters(gp, {.profileOutputScale = false, .maxIterations = 100});
-    Eigen::VectorXd mu, latentVar;
-    gp.predict(x, mu, latentVar);
-    for (Eigen::Index i = 0; i < n; ++i) {
-        out(i) = stats::normalLogPdfVar(y(i), mu(i), latentVar(i) + gp.noiseVariance());
-    }
-    return out;
+    return regressionGenerativeLogDensity(observed.col(0), observed.col(1), regressionG);
 }
 
 double divergenceEstimate(Divergence d, const Eigen::VectorXd& logRatios)

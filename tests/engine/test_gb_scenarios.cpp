@@ -287,6 +287,31 @@ private slots:
         QVERIFY(ebAuto != runScenario("gb-poisson", ebStratified).summary.value("jsd"));
     }
 
+    // generative_g reaches Gen grid: with the paper's literal g (generative_g.h) every log r is
+    // clipped, so the posterior is the uniform prior on the 51³ grid, whose moments are closed
+    // form: mean (a + b)/2 and sd (b − a)/2 · √(52/(3·50)) for 51 equally spaced points on
+    // [a, b]. With the default (noise) g it is not.
+    void paperGenerativeGGivesThePrior()
+    {
+        const Figure paper = runScenario("gb-regression", {{"method", 4}, {"truth", 0}, {"generative_g", 1}});
+        const double lower[3] = {-1, -2, -3}, upper[3] = {1, 0, 1};
+        const char* names[3] = {"beta0", "beta1", "log_sigma2"};
+        for (int k = 0; k < 3; ++k) {
+            const std::string key = std::string("method.") + names[k];
+            const double half = (upper[k] - lower[k]) / 2;
+            EVX_COMPARE_NEAR(paper.summary.value(key + ".mean"), (upper[k] + lower[k]) / 2, 1e-12);
+            EVX_COMPARE_NEAR(paper.summary.value(key + ".sd"), half * std::sqrt(52.0 / 150.0), 1e-12);
+        }
+        // The default g: the posterior of log σ² (Hellinger, seed 0: sd 0.52) well inside the
+        // prior's (1.18).
+        const Figure noise = runScenario("gb-regression", {{"method", 4}, {"truth", 0}});
+        const double priorSd = 2 * std::sqrt(52.0 / 150.0);
+        QVERIFY2(noise.summary.value("method.log_sigma2.sd") < 0.75 * priorSd,
+                 qPrintable(QString("noise g: sd of log σ² %1, prior %2")
+                                .arg(noise.summary.value("method.log_sigma2.sd"))
+                                .arg(priorSd)));
+    }
+
     void badInputIsRefused()
     {
         try {

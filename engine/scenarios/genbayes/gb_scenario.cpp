@@ -26,7 +26,8 @@ constexpr double kPublishSeconds = 0.1;
 
 std::vector<ParameterSpec> parametersFor(std::vector<std::string> truths,
                                          std::vector<ParameterSpec> truthParameters,
-                                         std::vector<std::string> featureBases, int featureBasis)
+                                         std::vector<std::string> featureBases, int featureBasis,
+                                         std::vector<std::string> generativeGs)
 {
     std::vector<ParameterSpec> p;
     p.push_back(
@@ -58,6 +59,12 @@ std::vector<ParameterSpec> parametersFor(std::vector<std::string> truths,
         "coordinates (decorrelated, unit variance), where the classifiers' shrinkage treats every "
         "direction alike, or (regression) x and the residual r = (y − β₀ − β₁x)/σ at each θ: "
         "(x, r, r², x r, x²)"));
+    if (!generativeGs.empty())
+        p.push_back(choiceParameter(
+            "generative_g", "Generative g(y | x)", std::move(generativeGs), 0,
+            "The Gen baselines' estimate of g: a GP regression with a fitted noise term (default), or "
+            "the paper's literal scikit-learn GP (constant · Matérn-3/2, no noise term, jitter 1e-10), "
+            "which interpolates the sample, so every log-ratio is clipped and the posterior is the prior"));
     p.push_back(integerParameter("acquisitions", "UCB acquisitions", 0, 200, 100,
                                  "Evaluations after the 10 initial ones, each at the UCB maximiser", true));
     p.push_back(
@@ -95,7 +102,8 @@ std::string valuesKey(const ParameterValues& v, std::initializer_list<std::strin
 // settings nor what is done with δ afterwards.
 std::string evaluationsKey(const ParameterValues& v)
 {
-    return valuesKey(v, {"divergence", "tempering", "acquisitions", "ucb_beta", "surface_kernel"});
+    return valuesKey(
+        v, {"divergence", "tempering", "acquisitions", "ucb_beta", "surface_kernel", "generative_g"});
 }
 
 std::string cacheKey(const ParameterValues& v, const Eigen::VectorXd& theta, int repeat)
@@ -171,8 +179,9 @@ std::vector<int> allDivergences()
 } // namespace
 
 GbScenario::GbScenario(GbScenarioConfig config)
-    : m_config(std::move(config)), m_schema(parametersFor(m_config.truths, m_config.truthParameters,
-                                                          m_config.featureBases, m_config.featureBasis))
+    : m_config(std::move(config)),
+      m_schema(parametersFor(m_config.truths, m_config.truthParameters, m_config.featureBases,
+                             m_config.featureBasis, m_config.generativeGs))
 {
 }
 
@@ -311,6 +320,8 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
         v.at("simulation") == 0 ? SimulationDesign::Stratified : SimulationDesign::Independent;
     const auto basis = FeatureBasis(int(v.at("feature_basis")));
     const auto seed = std::uint64_t(v.at("seed"));
+    const auto generativeG =
+        v.count("generative_g") && v.at("generative_g") == 1 ? GenerativeG::Paper : GenerativeG::Noise;
     const std::unique_ptr<GbModel> model = m_config.model();
     const Truth truth = m_config.truth(v);
     const ParameterBox box = model->box();
@@ -334,8 +345,9 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
     view.methodLabel = kMethodLabels[std::size_t(method)];
     view.divergenceLabel = divergenceLabel(divergence);
     // The reference depends on the data and the divergence only.
-    const std::string dataKey = valuesKey(v, {"divergence", "method", "folds", "simulation", "feature_basis",
-                                              "tempering", "acquisitions", "ucb_beta", "surface_kernel"});
+    const std::string dataKey =
+        valuesKey(v, {"divergence", "method", "folds", "simulation", "feature_basis", "tempering",
+                      "acquisitions", "ucb_beta", "surface_kernel", "generative_g"});
     if (const auto hit = findReference(referenceKey(dataKey, divergenceIndex))) {
         view.referenceDivergence = *hit;
     } else {
@@ -359,7 +371,7 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
         finishView(view.surfaceMean);
         evaluations = hit->evaluations;
     } else if (method == 4) { // Gen grid
-        view.surfaceMean = divergenceOnGrid(generativeLogDensity(observed));
+        view.surfaceMean = divergenceOnGrid(generativeLogDensity(observed, 1.0, generativeG));
         finishView(view.surfaceMean);
         evaluations = int(grid.rows());
         Surface surface;
@@ -367,7 +379,8 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
         surface.evaluations = evaluations;
         storeSurface(surfaceKey, std::move(surface));
     } else {
-        const Eigen::VectorXd logGHat = method == 3 ? generativeLogDensity(observed) : Eigen::VectorXd();
+        const Eigen::VectorXd logGHat =
+            method == 3 ? generativeLogDensity(observed, 1.0, generativeG) : Eigen::VectorXd();
         Evaluations made;
         made.thetas.resize(0, box.dimension());
         auto record = [&](const Eigen::VectorXd& theta, Eigen::VectorXd delta) {

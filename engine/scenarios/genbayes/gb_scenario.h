@@ -27,6 +27,9 @@ struct GbScenarioConfig {
     std::vector<std::string> dataNames;                          // "x" or "x", "y": the keys of Figure::data
     std::vector<std::string> featureBases{"paper", "principal"}; // choices of feature_basis
     int featureBasis = 0;                                        // its default
+    // Choices of generative_g, the Gen baselines' g(y | x) (generative_density.h), default the
+    // first; empty: no such parameter (one-column data, where g is the paper's KDE).
+    std::vector<std::string> generativeGs;
 };
 
 class GbScenario final : public Scenario {

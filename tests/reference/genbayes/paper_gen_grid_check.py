@@ -1,0 +1,69 @@
+"""Exploration (no test reads it): what the paper's Gen-grid column of Table 4 would be with its
+literal g(y|x) (scikit-learn GP, ConstantKernel() * Matern(nu=1.5), alpha = 1e-10, fitted to the
+90 points), with the log-ratios clipped to [-5, 3] (TVD [-5, 0]) as METHODS.md section 4 says,
+and without any clipping of the Gen-grid log-ratios (the reference, with the true g, clipped in
+both). Data: x ~ N(0, 1), y = -x + 0.5 e (normal) or 0.5 t_3 (Student-t), n = 90, numpy
+RandomState(seed), x drawn first; the paper's 51^3 grid over beta0 in [-1, 1], beta1 in [-2, 0],
+log sigma^2 in [-3, 1], uniform prior; Jensen-Shannon distance (natural log) as in the app.
+Command: /usr/bin/python3 paper_gen_grid_check.py 5 > paper_gen_grid_check.txt
+"""
+import sys
+import warnings
+
+import numpy as np
+from scipy.stats import norm, t as student_t
+from sklearn.gaussian_process import GaussianProcessRegressor
+from sklearn.gaussian_process.kernels import ConstantKernel, Matern
+
+DIVS = ["tvd", "hellinger", "alpha-0.5", "alpha-0.6", "alpha-0.7", "alpha-0.8", "alpha-0.9", "kl"]
+
+
+def f_of(d, logr, clip):
+    if clip:
+        logr = np.clip(logr, -5, 0 if d == "tvd" else 3)
+    if d == "kl":
+        return -logr
+    if d == "hellinger":
+        return 1 - np.exp(0.5 * logr)
+    if d == "tvd":
+        return 0.5 * np.abs(np.expm1(logr))
+    a = float(d.split("-")[1])
+    return (1 - np.exp((1 - a) * logr)) / (a * (1 - a))
+
+
+def posterior(logp, logg, d, clip):
+    dhat = np.mean(f_of(d, logp - logg[None, :], clip), axis=1)
+    lp = -90 * dhat
+    w = np.exp(lp - lp.max())
+    return w / w.sum()
+
+
+def jsd(p, q):
+    m = 0.5 * (p + q)
+    kl = lambda a: np.sum(a[a > 0] * np.log(a[a > 0] / m[a > 0]))
+    return np.sqrt(max(0.5 * kl(p) + 0.5 * kl(q), 0))
+
+
+seeds = int(sys.argv[1]) if len(sys.argv) > 1 else 5
+b0, b1, ls = np.meshgrid(np.linspace(-1, 1, 51), np.linspace(-2, 0, 51), np.linspace(-3, 1, 51), indexing="ij")
+b0, b1, s = b0.ravel()[:, None], b1.ravel()[:, None], np.exp(0.5 * ls.ravel())[:, None]
+for truth in ["normal", "student-t"]:
+    res = {d: ([], []) for d in DIVS}
+    for seed in range(seeds):
+        rng = np.random.RandomState(seed)
+        x = rng.standard_normal(90)
+        e = rng.standard_normal(90) if truth == "normal" else rng.standard_t(3, 90)
+        y = -x + 0.5 * e
+        true_logg = norm.logpdf(y, -x, 0.5) if truth == "normal" else student_t.logpdf(y, 3, -x, 0.5)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            gp = GaussianProcessRegressor(ConstantKernel() * Matern(nu=1.5)).fit(x[:, None], y)
+            mu, sd = gp.predict(x[:, None], return_std=True)
+        logg = norm.logpdf(y, mu, sd)
+        logp = norm.logpdf(y[None, :], b0 + b1 * x[None, :], s)
+        for d in DIVS:
+            ref = posterior(logp, true_logg, d, True)
+            res[d][0].append(jsd(ref, posterior(logp, logg, d, True)))
+            res[d][1].append(jsd(ref, posterior(logp, logg, d, False)))
+    for d in DIVS:
+        print("%s %s clipped %.4f unclipped %.4f" % (truth, d, np.mean(res[d][0]), np.mean(res[d][1])))
