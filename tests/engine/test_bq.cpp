@@ -3,6 +3,7 @@
 // incremental estimate against a refit, nested designs, the marginal GP, and the scenarios' keys.
 
 #include "bq_test_support.h"
+#include "compare_near.h"
 #include "scenarios/quadrature/bq_2d_marginal_scenario.h"
 
 using namespace evx;
@@ -229,6 +230,16 @@ private slots:
             // The variance is a difference of two O(1) terms; 1e-8 absolute.
             QVERIFY2(std::fabs(marginal.variance(x0) - ref) < 1e-8,
                      qPrintable(QString("%1 vs %2").arg(marginal.variance(x0)).arg(ref)));
+        }
+        // The batched evaluation (one blocked solve) against the pointwise one: the same
+        // operations in another order, so agreement to rounding, 1e-12 on values of order 1.
+        const Eigen::VectorXd xs = Eigen::VectorXd::LinSpaced(9, -3, 3);
+        Eigen::VectorXd means, variances;
+        marginal.evaluate(xs, means, variances);
+        QCOMPARE(means.size(), xs.size());
+        for (Eigen::Index i = 0; i < xs.size(); ++i) {
+            EVX_COMPARE_NEAR(means[i], marginal.mean(xs[i]), 1e-12);
+            EVX_COMPARE_NEAR(variances[i], marginal.variance(xs[i]), 1e-12);
         }
     }
 
