@@ -148,6 +148,36 @@ private slots:
         QVERIFY(std::fabs(a.variance - b.variance) < 1e-10 * priorVariance(k, p));
     }
 
+    void varianceReductionFollowsTheSamples()
+    {
+        // Asked after every sample (as active sampling does, the terms then grow by one row each)
+        // and against the dense formula (z(x) − k(x, X)K⁻¹z)² / (k(x, x) − k(x, X)K⁻¹k(X, x)) with
+        // Eigen's LLT. The same setting as incrementalMatchesRefit (no jitter): agreement to
+        // rounding, 1e-9 of the largest reduction.
+        const gp::Kernel k(gp::KernelKind::Gaussian, 3.0, Eigen::VectorXd::Constant(1, 0.15));
+        const GaussianMeasure p = GaussianMeasure::oneDimensional(0.0, 1.0);
+        const Eigen::MatrixXd x = quasiRandomDesign(p, 20, 4);
+        const Eigen::MatrixXd grid = Eigen::VectorXd::LinSpaced(41, -3, 3);
+        const Eigen::VectorXd zs = kernelMeans(k, grid, p);
+        IncrementalBq inc(k, p, false);
+        for (int n = 1; n <= 20; ++n) {
+            inc.add(x.row(n - 1).transpose(), 0.0);
+            const Eigen::VectorXd got = inc.varianceReduction(grid);
+            QCOMPARE(inc.gp().jitter(), 0.0);
+            const Eigen::MatrixXd xn = x.topRows(n);
+            const Eigen::LLT<Eigen::MatrixXd> llt(k.matrix(xn));
+            const Eigen::MatrixXd kx = k.matrix(xn, grid);
+            const Eigen::VectorXd kz = kx.transpose() * llt.solve(kernelMeans(k, xn, p));
+            const Eigen::VectorXd kk = (kx.array() * llt.solve(kx).array()).colwise().sum().transpose();
+            const double scale = got.maxCoeff();
+            for (Eigen::Index s = 0; s < grid.rows(); ++s) {
+                const double var = k.diagonal() - kk[s];
+                const double expected = var > 1e-8 * k.diagonal() ? std::pow(zs[s] - kz[s], 2) / var : 0.0;
+                EVX_COMPARE_NEAR(got[s], expected, 1e-9 * scale);
+            }
+        }
+    }
+
     void designsAreNested_data()
     {
         QTest::addColumn<int>("method");
