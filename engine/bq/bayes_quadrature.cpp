@@ -40,6 +40,12 @@ void IncrementalBq::add(const Eigen::VectorXd& x, double y)
     m_z[m_z.size() - 1] = kernelMean(m_gp.kernel(), x.data(), m_p);
 }
 
+void IncrementalBq::setData(const Eigen::MatrixXd& x, const Eigen::VectorXd& y)
+{
+    m_gp.setData(x, y);
+    m_z = x.rows() > 0 ? kernelMeans(m_gp.kernel(), x, m_p) : Eigen::VectorXd();
+}
+
 double IncrementalBq::outputScale() const
 {
     if (!m_integrate)

@@ -148,6 +148,31 @@ private slots:
         QVERIFY(std::fabs(a.variance - b.variance) < 1e-10 * priorVariance(k, p));
     }
 
+    void allSamplesAtOnceMatchAppends()
+    {
+        // IncrementalBq::setData against 20 add()s, in incrementalMatchesRefit's setting (no
+        // jitter): the same model to rounding, 1e-10 relative (1e-9 of the largest reduction).
+        const gp::Kernel k(gp::KernelKind::Gaussian, 3.0, Eigen::VectorXd::Constant(1, 0.15));
+        const GaussianMeasure p = GaussianMeasure::oneDimensional(0.0, 1.0);
+        const Eigen::MatrixXd x = quasiRandomDesign(p, 20, 4);
+        IncrementalBq inc(k, p, false);
+        Eigen::VectorXd y(20);
+        for (int i = 0; i < 20; ++i) {
+            y[i] = std::exp(peakedLog(x(i, 0)));
+            inc.add(x.row(i).transpose(), y[i]);
+        }
+        const ZEstimate a = inc.estimate();
+        IncrementalBq bulk(k, p, false);
+        bulk.setData(x, y);
+        QCOMPARE(bulk.gp().jitter(), 0.0);
+        const ZEstimate c = bulk.estimate();
+        EVX_COMPARE_NEAR(c.mean, a.mean, 1e-10 * std::fabs(a.mean));
+        EVX_COMPARE_NEAR(c.variance, a.variance, 1e-10 * priorVariance(k, p));
+        const Eigen::MatrixXd grid = Eigen::VectorXd::LinSpaced(41, -3, 3);
+        const Eigen::VectorXd ra = inc.varianceReduction(grid), rc = bulk.varianceReduction(grid);
+        EVX_COMPARE_NEAR((rc - ra).cwiseAbs().maxCoeff(), 0.0, 1e-9 * ra.maxCoeff());
+    }
+
     void varianceReductionFollowsTheSamples()
     {
         // Asked after every sample (as active sampling does, the terms then grow by one row each)

@@ -206,8 +206,7 @@ Figure Bq2dMarginalScenario::runWith(const RunInput& input, const RunContext& co
             w = g.kernel().lengthscales();
             if (gpEachStep || k == users + n) {
                 inc = std::make_unique<bq::IncrementalBq>(kernelFor(), p, true);
-                for (int s = 0; s < k; ++s)
-                    inc->add(x.row(s).transpose(), y[s]);
+                inc->setData(x, y);
             }
         } else if (gpEachStep) {
             inc->add(xi, y[y.size() - 1]);
