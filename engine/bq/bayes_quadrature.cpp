@@ -40,6 +40,12 @@ void IncrementalBq::add(const Eigen::VectorXd& x, double y)
     m_z[m_z.size() - 1] = kernelMean(m_gp.kernel(), x.data(), m_p);
 }
 
+void IncrementalBq::setData(const Eigen::MatrixXd& x, const Eigen::VectorXd& y)
+{
+    m_gp.setData(x, y);
+    m_z = x.rows() > 0 ? kernelMeans(m_gp.kernel(), x, m_p) : Eigen::VectorXd();
+}
+
 double IncrementalBq::outputScale() const
 {
     if (!m_integrate)
@@ -69,6 +75,7 @@ Eigen::VectorXd IncrementalBq::varianceReduction(const Eigen::MatrixXd& xs) cons
         m_grid->points() != xs) {
         m_grid.emplace(xs);
         m_gridMeans = kernelMeans(m_gp.kernel(), xs, m_p);
+        m_gridRows = 0;
     }
     const Eigen::VectorXd& zs = m_gridMeans;
     const double kss = m_gp.kernel().diagonal();
@@ -77,8 +84,20 @@ Eigen::VectorXd IncrementalBq::varianceReduction(const Eigen::MatrixXd& xs) cons
     m_grid->update(m_gp);
     const auto v = m_grid->whitened();
     const Eigen::VectorXd a = m_gp.factor().solveL(m_z);
-    const Eigen::ArrayXd num = (zs - v.transpose() * a).array().square();
-    const Eigen::ArrayXd var = kss - v.colwise().squaredNorm().transpose().array();
+    const int n = m_gp.size();
+    if (m_gridRows == 0 || m_gridRows > n || m_gridRevision != m_gp.factor().revision()) {
+        m_gridProjection = v.transpose() * a;
+        m_gridNorms = v.colwise().squaredNorm().transpose();
+    } else {
+        for (int j = m_gridRows; j < n; ++j) {
+            m_gridProjection += a[j] * v.row(j).transpose();
+            m_gridNorms.array() += v.row(j).transpose().array().square();
+        }
+    }
+    m_gridRows = n;
+    m_gridRevision = m_gp.factor().revision();
+    const Eigen::ArrayXd num = (zs - m_gridProjection).array().square();
+    const Eigen::ArrayXd var = kss - m_gridNorms.array();
     // Where the GP already knows ℓ (at a sample, var ≈ 0 up to rounding) a sample adds
     // nothing; the ratio of two rounding errors there must not win the arg max.
     const double floor = 1e-8 * kss;

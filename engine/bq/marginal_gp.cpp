@@ -32,15 +32,37 @@ double MarginalGp::mean(double x) const
     return m_gp.priorMean() + (m_gp.size() ? z(x).dot(m_gp.alpha()) : 0.0);
 }
 
-double MarginalGp::variance(double x) const
+double MarginalGp::priorVariance() const
 {
     const double wx2 = std::pow(m_gp.kernel().lengthscales()[0], 2);
     const double wy2 = std::pow(m_gp.kernel().lengthscales()[1], 2);
-    const double prior = m_gp.kernel().outputScale() * stats::normalPdfVar(0, 0, wx2) *
-                         stats::normalPdfVar(0, 0, wy2 + 2 * m_yVar);
+    return m_gp.kernel().outputScale() * stats::normalPdfVar(0, 0, wx2) *
+           stats::normalPdfVar(0, 0, wy2 + 2 * m_yVar);
+}
+
+double MarginalGp::variance(double x) const
+{
+    const double prior = priorVariance();
     if (m_gp.size() == 0)
         return prior;
     return std::max(0.0, prior - m_gp.factor().solveL(z(x)).squaredNorm());
+}
+
+void MarginalGp::evaluate(const Eigen::VectorXd& xs, Eigen::VectorXd& means, Eigen::VectorXd& variances) const
+{
+    const Eigen::Index m = xs.size();
+    const double prior = priorVariance();
+    if (m_gp.size() == 0) {
+        means = Eigen::VectorXd::Constant(m, m_gp.priorMean());
+        variances = Eigen::VectorXd::Constant(m, prior);
+        return;
+    }
+    Eigen::MatrixXd zs(m_gp.size(), m);
+    for (Eigen::Index j = 0; j < m; ++j)
+        zs.col(j) = z(xs[j]);
+    means = (zs.transpose() * m_gp.alpha()).array() + m_gp.priorMean();
+    const Eigen::MatrixXd v = m_gp.factor().solveL(zs);
+    variances = (prior - v.colwise().squaredNorm().array()).max(0.0).matrix().transpose();
 }
 
 Eigen::MatrixXd productGridMean(const gp::GpRegression& gp, const Eigen::VectorXd& xs,

@@ -43,6 +43,9 @@ public:
     Eigen::MatrixXd solveL(const Eigen::MatrixXd& b) const;
     double logDeterminant() const; // log det(K + jitter I)
     Eigen::MatrixXd inverse() const;
+    // K⁻¹ with only the lower triangle (diagonal included) set; the strict upper part is
+    // uninitialised (the likelihood gradient reads one triangle of the symmetric K⁻¹).
+    Eigen::MatrixXd lowerInverse() const;
 
 private:
     void reserve(int n);

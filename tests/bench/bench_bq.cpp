@@ -1,6 +1,7 @@
 // BQ costs: adding one sample to a BQ model and recomputing E[Z], V[Z] (Cholesky row append,
 // O(n²)) at n = 100, 500, 1000; one full hyperparameter fit (L-BFGS, O(n³) per step) at
-// n = 200; a warm-started 2-D refit at n = 150 as bq-2d-marginal does it; and the calibrated
+// n = 200; a warm-started 2-D refit at n = 150 as bq-2d-marginal does it and one evaluation
+// of its objective; and the calibrated
 // models of bq-1d at n = 50 (issue 13): the GP BQ lengthscale mixture grown sample by sample,
 // and one log-GP mixture (three LogGpBq).
 // Run directly for figures: build/tests/bench/bench_bq
@@ -178,6 +179,30 @@ private slots:
         qInfo("warm refit at n = 150: %d L-BFGS iterations (%s), log marginal likelihood %.1f", r.iterations,
               r.converged ? "converged" : "stopped by a failed line search", r.logMarginalLikelihood);
         QVERIFY(std::isfinite(r.logMarginalLikelihood));
+    }
+
+    void likelihoodEvaluation2d()
+    {
+        // One evaluation of bq-2d-marginal's fit objective at n = 150 (grid strategy, near its
+        // fitted lengthscales): refactor, set h = ĥ, log p and its gradient (issue 13: a final
+        // fit makes 5–23 of these). A standalone driver (150 random points, best of 200) took
+        // 1.5 ms before the row-wise K⁻¹ and the one-pass Gaussian gradient, 0.86–0.93 ms after.
+        const bq::GaussianMeasure p{Eigen::Vector2d(0, 0), Eigen::Vector2d(1, 1)};
+        const Eigen::MatrixXd x = bq::quasiRandomDesign(p, 150, 1);
+        Eigen::VectorXd y(150);
+        for (int i = 0; i < 150; ++i)
+            y[i] = scenarios::Bq2dMarginalScenario::integrand(x(i, 0), x(i, 1));
+        gp::GpRegression g(gp::Kernel(gp::KernelKind::Gaussian, 1.0, Eigen::Vector2d(0.55, 0.70)));
+        g.setData(x, y);
+        const Eigen::VectorXd theta = g.logHyperparameters();
+        double f = 0;
+        QBENCHMARK
+        {
+            g.setLogHyperparameters(theta);
+            g.scaleOutput(g.profiledOutputScale() / g.kernel().outputScale());
+            f = g.logMarginalLikelihood() + g.logMarginalLikelihoodGradient().sum();
+        }
+        QVERIFY(std::isfinite(f));
     }
 
     void fullFit()

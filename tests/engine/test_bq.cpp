@@ -3,6 +3,7 @@
 // incremental estimate against a refit, nested designs, the marginal GP, and the scenarios' keys.
 
 #include "bq_test_support.h"
+#include "compare_near.h"
 #include "scenarios/quadrature/bq_2d_marginal_scenario.h"
 
 using namespace evx;
@@ -147,6 +148,61 @@ private slots:
         QVERIFY(std::fabs(a.variance - b.variance) < 1e-10 * priorVariance(k, p));
     }
 
+    void allSamplesAtOnceMatchAppends()
+    {
+        // IncrementalBq::setData against 20 add()s, in incrementalMatchesRefit's setting (no
+        // jitter): the same model to rounding, 1e-10 relative (1e-9 of the largest reduction).
+        const gp::Kernel k(gp::KernelKind::Gaussian, 3.0, Eigen::VectorXd::Constant(1, 0.15));
+        const GaussianMeasure p = GaussianMeasure::oneDimensional(0.0, 1.0);
+        const Eigen::MatrixXd x = quasiRandomDesign(p, 20, 4);
+        IncrementalBq inc(k, p, false);
+        Eigen::VectorXd y(20);
+        for (int i = 0; i < 20; ++i) {
+            y[i] = std::exp(peakedLog(x(i, 0)));
+            inc.add(x.row(i).transpose(), y[i]);
+        }
+        const ZEstimate a = inc.estimate();
+        IncrementalBq bulk(k, p, false);
+        bulk.setData(x, y);
+        QCOMPARE(bulk.gp().jitter(), 0.0);
+        const ZEstimate c = bulk.estimate();
+        EVX_COMPARE_NEAR(c.mean, a.mean, 1e-10 * std::fabs(a.mean));
+        EVX_COMPARE_NEAR(c.variance, a.variance, 1e-10 * priorVariance(k, p));
+        const Eigen::MatrixXd grid = Eigen::VectorXd::LinSpaced(41, -3, 3);
+        const Eigen::VectorXd ra = inc.varianceReduction(grid), rc = bulk.varianceReduction(grid);
+        EVX_COMPARE_NEAR((rc - ra).cwiseAbs().maxCoeff(), 0.0, 1e-9 * ra.maxCoeff());
+    }
+
+    void varianceReductionFollowsTheSamples()
+    {
+        // Asked after every sample (as active sampling does, the terms then grow by one row each)
+        // and against the dense formula (z(x) − k(x, X)K⁻¹z)² / (k(x, x) − k(x, X)K⁻¹k(X, x)) with
+        // Eigen's LLT. The same setting as incrementalMatchesRefit (no jitter): agreement to
+        // rounding, 1e-9 of the largest reduction.
+        const gp::Kernel k(gp::KernelKind::Gaussian, 3.0, Eigen::VectorXd::Constant(1, 0.15));
+        const GaussianMeasure p = GaussianMeasure::oneDimensional(0.0, 1.0);
+        const Eigen::MatrixXd x = quasiRandomDesign(p, 20, 4);
+        const Eigen::MatrixXd grid = Eigen::VectorXd::LinSpaced(41, -3, 3);
+        const Eigen::VectorXd zs = kernelMeans(k, grid, p);
+        IncrementalBq inc(k, p, false);
+        for (int n = 1; n <= 20; ++n) {
+            inc.add(x.row(n - 1).transpose(), 0.0);
+            const Eigen::VectorXd got = inc.varianceReduction(grid);
+            QCOMPARE(inc.gp().jitter(), 0.0);
+            const Eigen::MatrixXd xn = x.topRows(n);
+            const Eigen::LLT<Eigen::MatrixXd> llt(k.matrix(xn));
+            const Eigen::MatrixXd kx = k.matrix(xn, grid);
+            const Eigen::VectorXd kz = kx.transpose() * llt.solve(kernelMeans(k, xn, p));
+            const Eigen::VectorXd kk = (kx.array() * llt.solve(kx).array()).colwise().sum().transpose();
+            const double scale = got.maxCoeff();
+            for (Eigen::Index s = 0; s < grid.rows(); ++s) {
+                const double var = k.diagonal() - kk[s];
+                const double expected = var > 1e-8 * k.diagonal() ? std::pow(zs[s] - kz[s], 2) / var : 0.0;
+                EVX_COMPARE_NEAR(got[s], expected, 1e-9 * scale);
+            }
+        }
+    }
+
     void designsAreNested_data()
     {
         QTest::addColumn<int>("method");
@@ -229,6 +285,16 @@ private slots:
             // The variance is a difference of two O(1) terms; 1e-8 absolute.
             QVERIFY2(std::fabs(marginal.variance(x0) - ref) < 1e-8,
                      qPrintable(QString("%1 vs %2").arg(marginal.variance(x0)).arg(ref)));
+        }
+        // The batched evaluation (one blocked solve) against the pointwise one: the same
+        // operations in another order, so agreement to rounding, 1e-12 on values of order 1.
+        const Eigen::VectorXd xs = Eigen::VectorXd::LinSpaced(9, -3, 3);
+        Eigen::VectorXd means, variances;
+        marginal.evaluate(xs, means, variances);
+        QCOMPARE(means.size(), xs.size());
+        for (Eigen::Index i = 0; i < xs.size(); ++i) {
+            EVX_COMPARE_NEAR(means[i], marginal.mean(xs[i]), 1e-12);
+            EVX_COMPARE_NEAR(variances[i], marginal.variance(xs[i]), 1e-12);
         }
     }
 

@@ -13,6 +13,8 @@
 
 using namespace evx::gp;
 
+Q_DECLARE_METATYPE(evx::gp::KernelKind)
+
 namespace {
 
 // Matérn-3/2 written out again, not through Kernel.
@@ -61,9 +63,10 @@ Noisy noisySine(int n, double sd, unsigned seed)
     return d;
 }
 
-GpRegression noisyGp(const Noisy& d, double h, double w, double noise, double c)
+GpRegression noisyGp(const Noisy& d, double h, double w, double noise, double c,
+                     KernelKind kind = KernelKind::Matern32)
 {
-    GpRegression gp(Kernel(KernelKind::Matern32, h, Eigen::VectorXd::Constant(d.x.cols(), w)), 0.5);
+    GpRegression gp(Kernel(kind, h, Eigen::VectorXd::Constant(d.x.cols(), w)), 0.5);
     gp.setData(d.x, d.y);
     gp.enableNoise(noise);
     gp.enableConstant(c);
@@ -108,10 +111,19 @@ private slots:
         }
     }
 
+    void gradientMatchesFiniteDifferences_data()
+    {
+        // The Gaussian kernel has its own gradient path (GpRegression::gaussianGradient).
+        QTest::addColumn<KernelKind>("kind");
+        QTest::newRow("matern32") << KernelKind::Matern32;
+        QTest::newRow("gaussian") << KernelKind::Gaussian;
+    }
+
     void gradientMatchesFiniteDifferences()
     {
+        QFETCH(KernelKind, kind);
         const Noisy d = noisySine(30, 0.2, 2);
-        GpRegression gp = noisyGp(d, 0.8, 0.4, 0.03, 1.5);
+        GpRegression gp = noisyGp(d, 0.8, 0.4, 0.03, 1.5, kind);
         const Eigen::VectorXd theta = gp.logHyperparameters();
         const Eigen::VectorXd g = gp.logMarginalLikelihoodGradient();
         for (Eigen::Index j = 0; j < theta.size(); ++j) {

@@ -206,8 +206,7 @@ Figure Bq2dMarginalScenario::runWith(const RunInput& input, const RunContext& co
             w = g.kernel().lengthscales();
             if (gpEachStep || k == users + n) {
                 inc = std::make_unique<bq::IncrementalBq>(kernelFor(), p, true);
-                for (int s = 0; s < k; ++s)
-                    inc->add(x.row(s).transpose(), y[s]);
+                inc->setData(x, y);
             }
         } else if (gpEachStep) {
             inc->add(xi, y[y.size() - 1]);
@@ -265,9 +264,13 @@ Figure Bq2dMarginalScenario::runWith(const RunInput& input, const RunContext& co
     truth.colour = kReferenceColour;
     truth.dashed = true;
     double maxErr = 0, maxSd = 0;
+    Eigen::VectorXd curveX(kCurvePoints), curveMean, curveVar;
+    for (int i = 0; i < kCurvePoints; ++i)
+        curveX[i] = xLo + (xHi - xLo) * i / (kCurvePoints - 1);
+    marginal.evaluate(curveX, curveMean, curveVar);
     for (int i = 0; i < kCurvePoints; ++i) {
-        const double gx = xLo + (xHi - xLo) * i / (kCurvePoints - 1);
-        const double m = marginal.mean(gx), sdv = std::sqrt(hHat * marginal.variance(gx));
+        const double gx = curveX[i];
+        const double m = curveMean[i], sdv = std::sqrt(hHat * curveVar[i]);
         const double t = trueMarginal(gx, sy);
         band.x.push_back(gx);
         band.lower.push_back(m - 2 * sdv);
