@@ -89,6 +89,10 @@ QRectF axisLabelBox(const QCPAxis* axis, const QSizeF& labelSize)
 {
     const QRect r = axis->axisRect()->rect();
     const QCPAxis::AxisType type = axis->axisType();
+    // Where QCustomPlot's axis painter centres a label, to the fraction (QRect::center rounds
+    // down, a unit off for half the frames): along x the frame's middle, along y the middle of
+    // the span from the frame's last row (QRect::bottom) up by its height.
+    const double centreX = r.left() + r.width() / 2.0, centreY = r.bottom() - r.height() / 2.0;
     const bool horizontal = type == QCPAxis::atBottom || type == QCPAxis::atTop;
     // Distance from the axis line to the label, as QCustomPlot's axis painter adds it up.
     double gap = axis->offset() + std::max(0, std::max(axis->tickLengthOut(), axis->subTickLengthOut())) +
@@ -109,13 +113,13 @@ QRectF axisLabelBox(const QCPAxis* axis, const QSizeF& labelSize)
     const double along = labelSize.width(), across = labelSize.height();
     switch (type) {
     case QCPAxis::atBottom:
-        return {r.center().x() - along / 2, r.bottom() + gap, along, across};
+        return {centreX - along / 2, r.bottom() + gap, along, across};
     case QCPAxis::atTop:
-        return {r.center().x() - along / 2, r.top() - gap - across, along, across};
+        return {centreX - along / 2, r.top() - gap - across, along, across};
     case QCPAxis::atLeft:
-        return {r.left() - gap - across, r.center().y() - along / 2, across, along};
+        return {r.left() - gap - across, centreY - along / 2, across, along};
     case QCPAxis::atRight:
-        return {r.right() + gap, r.center().y() - along / 2, across, along};
+        return {r.right() + gap, centreY - along / 2, across, along};
     }
     return {};
 }
