@@ -12,14 +12,15 @@
 namespace evx {
 namespace {
 
-std::unique_ptr<QTextDocument> document(const QString& markup, const QFont& font, QPaintDevice* device)
+std::unique_ptr<QTextDocument> document(const QString& markup, const QFont& font, QPaintDevice* device,
+                                        Qt::Alignment lines = Qt::AlignHCenter)
 {
     auto doc = std::make_unique<QTextDocument>();
     if (device) // the page's metrics, not the screen's: PDF and SVG lay out text unhinted
         doc->documentLayout()->setPaintDevice(device);
     doc->setDocumentMargin(0);
     doc->setDefaultFont(font);
-    QTextOption option(Qt::AlignHCenter);
+    QTextOption option(lines);
     option.setWrapMode(QTextOption::NoWrap);
     doc->setDefaultTextOption(option);
     doc->setHtml(richLabelHtml(markup));
@@ -73,9 +74,9 @@ QSizeF richTextSize(const QString& markup, const QFont& font)
 }
 
 void drawRichText(QPainter* painter, const QRectF& box, const QString& markup, const QFont& font,
-                  const QColor& colour)
+                  const QColor& colour, Qt::Alignment lines)
 {
-    auto doc = document(markup, font, painter->device());
+    auto doc = document(markup, font, painter->device(), lines);
     const QSizeF size = doc->size();
     QAbstractTextDocumentLayout::PaintContext context;
     context.palette.setColor(QPalette::Text, colour);
@@ -174,6 +175,35 @@ void RichTextElement::draw(QCPPainter* painter)
     }
     const QFont font = mSelected ? mSelectedFont : mFont;
     drawRichText(painter, mRect, mText, font, mSelected ? mSelectedTextColor : mTextColor);
+}
+
+void RichItemText::draw(QCPPainter* painter)
+{
+    if (!hasRichScripts(mText) || !qFuzzyIsNull(mRotation)) {
+        QCPItemText::draw(painter);
+        return;
+    }
+    // The box where QCPItemText::draw puts it, for the plain markup; the text drawn here (a
+    // transparent plain text would still be in a PDF or SVG, as markup).
+    const QFont font = mainFont();
+    const QRect plain = QFontMetrics(font).boundingRect(0, 0, 0, 0, Qt::TextDontClip | mTextAlignment, mText);
+    const QRect box = plain.adjusted(-mPadding.left(), -mPadding.top(), mPadding.right(), mPadding.bottom());
+    const QPointF corner =
+        position->pixelPosition() + getTextDrawPoint(QPointF(0, 0), box, mPositionAlignment);
+    const QPointF at = corner + QPointF(mPadding.left(), mPadding.top());
+    if (mainPen().style() != Qt::NoPen || mainBrush().style() != Qt::NoBrush) {
+        painter->setPen(mainPen());
+        painter->setBrush(mainBrush());
+        painter->drawRect(QRectF(corner, QSizeF(box.size())));
+    }
+    const QSizeF rich = richTextSize(mText, font);
+    // Lines start where the plain lines would: at the left, or centred as they are.
+    const Qt::Alignment lines = mTextAlignment & Qt::AlignHorizontal_Mask;
+    const double left = lines & Qt::AlignLeft ? at.x() : at.x() + (plain.width() - rich.width()) / 2;
+    painter->save();
+    drawRichText(painter, QRectF(left, at.y(), rich.width(), plain.height()), mText, font, mainColor(),
+                 lines & Qt::AlignLeft ? Qt::AlignLeft : Qt::AlignHCenter);
+    painter->restore();
 }
 
 void RichLegendItem::draw(QCPPainter* painter)
