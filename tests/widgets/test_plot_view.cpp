@@ -389,6 +389,8 @@ private slots:
         const QString drawn = QString::fromUtf8(bytes);
         QVERIFY2(!drawn.contains(QStringLiteral("w_i")), "raw markup in the read-out");
         QVERIFY2(drawn.contains(QString::fromUtf8("evidence: ")), "no read-out drawn");
+        if (const QString path = qEnvironmentVariable("EVX_SAMPLE_HOVER_PNG"); !path.isEmpty())
+            QVERIFY(plot->toPixmap().save(path)); // to look at
     }
 
     void nanBreaksLineWithoutCrash()
