@@ -361,6 +361,8 @@ std::variant<CommandLine, QString> parseCommandLine(const QStringList& givenArgs
                 if (const auto* why = std::get_if<QString>(&resolved))
                     throw InvalidParameter(why->toStdString());
                 cl.print = std::get<PrintSize>(resolved);
+                cl.printRequest = print;
+                cl.raster = raster;
             } else {
                 cl.print = PrintSize::fromPixels(cl.size, print.fontPt.value_or(PlotView::kScreenFontPt));
             }
@@ -421,10 +423,19 @@ int runCommandLine(const CommandLine& cl)
     view.setPins(std::move(pins));
     view.setHiddenSeries(cl.hiddenSeries);
     view.setFigure(figure);
+    PrintSize print = cl.print;
+    if (cl.printRequest) {
+        auto resolved = resolvePrintSize(*cl.printRequest, figure, cl.raster);
+        if (const auto* why = std::get_if<QString>(&resolved)) {
+            std::fprintf(stderr, "evidence-explorer: error: %s\n", why->toUtf8().constData());
+            return 2;
+        }
+        print = std::get<PrintSize>(resolved);
+    }
     const QString id = QString::fromStdString(cl.scenario->info().id);
     for (const QString& path : cl.exports) {
         const QString error =
-            exportFigure(path, {id, cl.scenario->schema(), cl.input.values, figure}, view, cl.print);
+            exportFigure(path, {id, cl.scenario->schema(), cl.input.values, figure}, view, print);
         if (!error.isEmpty()) {
             std::fprintf(stderr, "evidence-explorer: error: %s\n", error.toUtf8().constData());
             return 1;

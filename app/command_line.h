@@ -5,6 +5,7 @@
 #include "core/figure.h"
 #include "core/parameters.h"
 #include "core/scenario.h"
+#include "exporter.h"
 #include "plot/print_size.h"
 #include "session.h"
 
@@ -33,6 +34,10 @@ struct CommandLine {
                    // (e.g. parameters that are fine alone but not together) count as bad input
     QSize size = kDefaultPlotSize; // --size: pixels of --bench-sweep and of exports
     PrintSize print;               // images of --export: from --size, or --width-mm, --figure-size, …
+    // A print size in millimetres as asked for: runCommandLine resolves it again once the figure's
+    // text can be measured (a height the figure chooses, PlotView::naturalHeightMm).
+    std::optional<PrintRequest> printRequest;
+    bool raster = false; // some --export is a PNG
     std::string sweepParameter;
     double sweepFrom = 0, sweepTo = 0;
     int sweepSteps = 0;

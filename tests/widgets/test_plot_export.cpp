@@ -200,6 +200,23 @@ private slots:
         }
     }
 
+    // A marker's name is drawn with scripts too (RichItemText), in the box QCustomPlot
+    // measures from the markup; no plain copy of the markup, not even a transparent one.
+    void markerNamesDrawScripts()
+    {
+        Figure f = onePlot({line("plain a", 1)});
+        f.plots[0].markers = {{"σ_q² prior", -0.5}, {"x_obs", 0.5}};
+        PlotView view;
+        view.setFigure(f);
+        const QString svg = QString::fromUtf8(view.encode(PlotView::ImageFormat::Svg, 800, 500));
+        // The SVG writes a Greek letter as a text run of its own: "σ_" is what raw markup leaves.
+        for (const char* markup : {"σ_", "x_obs"})
+            QVERIFY2(!svg.contains(QString::fromUtf8(markup)), markup);
+        for (const char* word : {"prior", "obs"})
+            QVERIFY2(svg.contains(QString::fromUtf8(word)), word);
+        QCOMPARE(view.figure().plots[0].markers[0].name, std::string("σ_q² prior"));
+    }
+
     // A print size: the PDF page and the SVG are exactly that many millimetres (1 pt =
     // 25.4/72 mm), the PNG has mm / 25.4 * dpi pixels and says its dpi.
     void encodesPrintSizes_data()

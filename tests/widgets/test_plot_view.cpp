@@ -9,7 +9,9 @@
 
 #include <qcustomplot.h>
 
+#include <QBuffer>
 #include <QSignalSpy>
+#include <QSvgGenerator>
 #include <QTest>
 
 #include <algorithm>
@@ -359,6 +361,36 @@ private slots:
         QEvent leave(QEvent::Leave);
         QApplication::sendEvent(plot, &leave);
         QVERIFY(!text->visible());
+    }
+
+    // The read-out names series as their legend does: w_i drawn with a subscript, not as markup.
+    void hoverDrawsScripts()
+    {
+        auto view = shownView(onePlot({line("w_i evidence", 2, 51)}));
+        QCustomPlot* plot = view->customPlot();
+        const QPoint at = centreOf(view->axisRect(0)) + QPoint(37, 0);
+        QMouseEvent move(QEvent::MouseMove, at, plot->mapToGlobal(QPointF(at)), Qt::NoButton, Qt::NoButton,
+                         {});
+        QApplication::sendEvent(plot, &move);
+        QCPItemText* text = overlayText(plot);
+        QVERIFY(text && text->visible());
+        QVERIFY2(text->text().contains(QStringLiteral("w_i evidence: ")), qPrintable(text->text()));
+        // Drawn as the window shows it (an export leaves the read-out out).
+        QByteArray bytes;
+        QBuffer buffer(&bytes);
+        buffer.open(QIODevice::WriteOnly);
+        QSvgGenerator svg;
+        svg.setOutputDevice(&buffer);
+        svg.setSize(plot->size());
+        QCPPainter painter;
+        QVERIFY(painter.begin(&svg));
+        plot->toPainter(&painter, plot->width(), plot->height());
+        painter.end();
+        const QString drawn = QString::fromUtf8(bytes);
+        QVERIFY2(!drawn.contains(QStringLiteral("w_i")), "raw markup in the read-out");
+        QVERIFY2(drawn.contains(QString::fromUtf8("evidence: ")), "no read-out drawn");
+        if (const QString path = qEnvironmentVariable("EVX_SAMPLE_HOVER_PNG"); !path.isEmpty())
+            QVERIFY(plot->toPixmap().save(path)); // to look at
     }
 
     void nanBreaksLineWithoutCrash()

@@ -113,16 +113,21 @@ public:
 
     // The height that suits the figure's grid of plots when only a width is asked for: each
     // plot's frame 0.6 times as high as wide (square in a grid that names its cells, a corner
-    // plot), plus room for its title, tick labels and axis label at fontPt.
-    // At most a page's height (250 mm) or, if wider, the width.
+    // plot), plus room for its title, tick labels and axis label at fontPt, as estimated from
+    // the text's length; at most a page's height (250 mm) or, if wider, the width. Then the
+    // figure is laid out at that size (as a PDF export, offscreen) and, if a frame is less than
+    // kLeastFrameAspect times as high as wide or shorter than its y label's longest word plus
+    // an em, the page grows by what the frames lack (a single column of many plots with
+    // legends below them), up to kMaxGrownHeightMm. Without a QApplication, the estimate only.
     static double naturalHeightMm(const evx::Figure& figure, double widthMm, double fontPt);
-    static constexpr double kMaxNaturalHeightMm = 250;
+    static constexpr double kMaxNaturalHeightMm = 250, kMaxGrownHeightMm = 1000;
+    static constexpr double kLeastFrameAspect = 0.45;
 
     // What an export at `size` lays out, in its layout units (PNG pixels; a quarter point for
-    // PDF and SVG): the page, and every title, axis label, tick label and legend, for tests
-    // that nothing leaves the page or overlaps.
+    // PDF and SVG): the page, every title, axis label, tick label and legend, and last each
+    // plot's frame, for tests that nothing leaves the page or overlaps.
     struct TextBox {
-        QString what; // e.g. "plot 2 x tick 0.5", "legend 0"
+        QString what; // e.g. "plot 2 x tick 0.5", "legend 0", "plot 2 frame"
         QRectF rect;
     };
     std::vector<TextBox> exportLayout(ImageFormat format, const PrintSize& size);
@@ -252,6 +257,9 @@ private:
     // plot_view_room.cpp: each frame's least size; true if one changed
     static constexpr double kLeastFrameEmsShort = 3;
     bool fitFrames();
+    static double estimatedHeightMm(const evx::Figure& figure, double widthMm, double fontPt);
+    double framesLackMm(const PrintSize& size); // laid out as a PDF of size (plot_view_export.cpp)
+    double framesLack() const;
     QSizeF labelRoom(std::size_t index) const;
     double columnRoom(const PlotItems& items) const;
     void setScale(const Scale& scale);

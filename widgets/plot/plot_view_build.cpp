@@ -445,7 +445,7 @@ void PlotView::addMarkers(int index)
 
         const auto next = std::upper_bound(xs.begin(), xs.end(), m.x);
         const bool labelLeft = next != xs.end() && *next - m.x < close;
-        auto* label = new QCPItemText(m_plot);
+        auto* label = new RichItemText(m_plot);
         label->setClipAxisRect(rect);
         label->position->setAxes(xAxis, yAxis);
         label->position->setAxisRect(rect);

@@ -169,6 +169,17 @@ std::vector<PlotView::TextBox> PlotView::exportLayout(ImageFormat format, const 
     return textBoxes();
 }
 
+double PlotView::framesLackMm(const PrintSize& size)
+{
+    const QSize canvas(int(std::lround(size.widthPt() * kVectorUnitsPerPt)),
+                       int(std::lround(size.heightPt() * kVectorUnitsPerPt)));
+    if (canvas.isEmpty())
+        return 0;
+    ExportScope scope(*this, Scale{size.fontPt, kVectorUnitsPerPt}, canvas);
+    layOut();
+    return framesLack() / kVectorUnitsPerPt / PrintSize::kPointsPerInch * PrintSize::kMmPerInch;
+}
+
 // Files are encoded in memory and written by the caller in one checked, atomic step: the
 // writers QCustomPlot offers open the target themselves and cannot report a failed write.
 QByteArray PlotView::encode(ImageFormat format, const PrintSize& size)

@@ -2,6 +2,7 @@
 // QCustomPlot itself pans and zooms; here we only watch its mouse signals.
 
 #include "plot/plot_view.h"
+#include "plot/rich_text.h"
 
 #include "plot/plot_view_style.h"
 
@@ -165,7 +166,7 @@ void PlotView::createHoverItems()
     m_hoverLine->setPen(QPen(QColor(90, 90, 90), len(1), Qt::DashLine));
     m_hoverLine->setSelectable(false);
     m_hoverLine->setVisible(false);
-    m_hoverText = new QCPItemText(m_plot);
+    m_hoverText = new RichItemText(m_plot);
     m_hoverText->setLayer(m_overlay);
     m_hoverText->setClipToAxisRect(false);
     m_hoverText->position->setType(QCPItemPosition::ptAbsolute);

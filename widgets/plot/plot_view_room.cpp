@@ -7,10 +7,12 @@
 
 #include <qcustomplot.h>
 
+#include <QApplication>
 #include <QFontMetricsF>
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 namespace evx {
 
@@ -47,22 +49,75 @@ bool PlotView::fitFrames()
         floor[i] = int(std::ceil(kLeastFrameEmsShort * em));
         items.rect->setMinimumSize(least[i]);
     }
+    // Where the page affords it, a flowing plot's frame is at least kLeastFrameAspect times as
+    // high as wide (as wide as the last layout made it): QCustomPlot shares a page's height
+    // equally between its rows, and a row with a legend below its frame would get a flat frame
+    // while the rows beside it have room to spare.
+    const QCPLayoutGrid* page = m_plot->plotLayout();
+    if (!hasExplicitGrid()) {
+        std::vector<QSize> aspect = least;
+        for (std::size_t i = 0; i < m_plots.size(); ++i) {
+            if (!m_plots[i].rect)
+                continue;
+            const int wide = m_plots[i].rect->rect().width();
+            aspect[i].setHeight(std::max(least[i].height(), int(std::ceil(kLeastFrameAspect * wide))));
+            m_plots[i].rect->setMinimumSize(aspect[i]);
+        }
+        if (page->minimumOuterSizeHint().height() <= m_plot->viewport().height())
+            least = aspect;
+        for (std::size_t i = 0; i < m_plots.size(); ++i)
+            if (m_plots[i].rect)
+                m_plots[i].rect->setMinimumSize(least[i]);
+    }
     // A page too short for the figure's text (a column figure of many plots, with titles and
     // legends below the frames) takes the shortage from the frames, down to kLeastFrameEmsShort
     // ems (a long y label may then pass its frame; the legends and titles stay legible): QCustomPlot would
     // shrink every row in proportion to its least height, text and all, and lines of a legend or a title
     // would run into each other.
+    // Every frame gives up the same `cut`, or all it has above its floor: the least cut whose
+    // rows together give the shortage (a row of plots side by side gives what its frame with the
+    // least to spare gives).
     const QCPLayoutGrid* grid = m_plot->plotLayout();
-    const int rows = grid->rowCount();
     const int shortage = grid->minimumOuterSizeHint().height() - m_plot->viewport().height();
+    int cut = 0;
+    if (shortage > 0 && !hasExplicitGrid()) {
+        const int columns = std::max(1, m_builtFlowColumns);
+        std::map<std::size_t, int> spare; // by row of the page
+        for (std::size_t i = 0; i < m_plots.size(); ++i) {
+            if (!m_plots[i].rect)
+                continue;
+            const int mine = std::max(0, least[i].height() - floor[i]);
+            const auto [at, fresh] = spare.emplace(i / std::size_t(columns), mine);
+            if (!fresh)
+                at->second = std::min(at->second, mine);
+        }
+        int most = 0;
+        for (const auto& [row, room] : spare)
+            most = std::max(most, room);
+        auto given = [&](int c) {
+            int sum = 0;
+            for (const auto& [row, room] : spare)
+                sum += std::min(c, room);
+            return sum;
+        };
+        cut = most;
+        for (int lo = 0, hi = most; lo <= hi;) { // the least cut that gives the shortage
+            const int mid = (lo + hi) / 2;
+            if (given(mid) >= shortage) {
+                cut = mid;
+                hi = mid - 1;
+            } else {
+                lo = mid + 1;
+            }
+        }
+    }
     bool changed = false;
     for (std::size_t i = 0; i < m_plots.size(); ++i) {
         QCPAxisRect* rect = m_plots[i].rect;
         if (!rect)
             continue;
         QSize want = least[i];
-        if (shortage > 0 && rows > 0 && !hasExplicitGrid())
-            want.setHeight(std::max(floor[i], want.height() - (shortage + rows - 1) / rows));
+        want.setHeight(std::max(std::min(floor[i], want.height()), want.height() - cut));
         rect->setMinimumSize(want);
         changed = changed || want != before[i];
     }
@@ -149,6 +204,56 @@ bool PlotView::equaliseGridCells()
 }
 
 double PlotView::naturalHeightMm(const Figure& figure, double widthMm, double fontPt)
+{
+    // The estimate is a floor (what the figure always got); a page whose frames it leaves
+    // short of kLeastFrameAspect grows by what they lack, measured on the figure laid out at
+    // that size. A grown frame moves no other row's text, so a few rounds settle it.
+    double height = estimatedHeightMm(figure, widthMm, fontPt);
+    // Without a QApplication (the command line's parser) there is no text to measure.
+    if (figure.plots.empty() || !(widthMm > 0) || !(fontPt > 0) ||
+        !qobject_cast<QApplication*>(QCoreApplication::instance()))
+        return height;
+    PlotView view;
+    view.setFigure(figure);
+    for (int round = 0; round < 8 && height < kMaxGrownHeightMm; ++round) {
+        const double lacking = view.framesLackMm(PrintSize{widthMm, height, fontPt, PrintSize::kScreenDpi});
+        if (lacking <= 0)
+            break;
+        height = std::min(kMaxGrownHeightMm, height + lacking);
+    }
+    return height;
+}
+
+// What the frames lack in height (layout units) as laid out now: the rows of the page summed.
+double PlotView::framesLack() const
+{
+    const double em = m_scale.fontPt * m_scale.unitsPerPt;
+    // Plots side by side share a row of the page: the row grows by what its shortest frame lacks.
+    std::map<int, double> lackByRow;
+    for (std::size_t i = 0; i < m_plots.size(); ++i) {
+        const PlotItems& items = m_plots[i];
+        if (!items.rect)
+            continue;
+        const QRect frame = items.rect->rect();
+        const QCPAxis* yAxis = items.rect->axis(QCPAxis::atLeft);
+        const double label =
+            yAxis->label().isEmpty()
+                ? 0
+                : longestWord(QString::fromStdString(m_figure.plots[i].yLabel), yAxis->labelFont()) + em;
+        const double want = std::max(kLeastFrameAspect * frame.width(), label);
+        const QCPLayoutElement* row =
+            items.cell ? static_cast<const QCPLayoutElement*>(items.cell) : items.rect;
+        double& lack = lackByRow[row->outerRect().top()];
+        lack = std::max(lack, want - frame.height());
+    }
+    double total = 0;
+    for (const auto& [top, lack] : lackByRow)
+        total += std::ceil(
+            std::max(0.0, lack)); // whole units: a page a fraction taller may round to the same canvas
+    return total;
+}
+
+double PlotView::estimatedHeightMm(const Figure& figure, double widthMm, double fontPt)
 {
     const double em = fontPt * PrintSize::kMmPerInch / PrintSize::kPointsPerInch;
     const int count = static_cast<int>(figure.plots.size());

@@ -49,6 +49,35 @@ QString wrapText(const QString& text, const QFont& font, double width)
     return lines.join(QLatin1Char('\n'));
 }
 
+// `text` wrapped as wrapText does when every word fits `width`; else (a frame shorter than a
+// word of its y label, on a page too short for the figure) on one line, cut to `width` with an
+// ellipsis: the drawing keeps to its frame, the figure's JSON and CSV keep the whole label. A
+// word with scripts is cut only whole, so that no half of its markup shows.
+QString fitText(const QString& text, const QFont& font, double width)
+{
+    // Measured as the label's box is (plainTextSize), a little wider than the advance.
+    const QFontMetricsF metrics(font);
+    const double slack = std::max(0.0, plainTextSize(font, text).width() - metrics.horizontalAdvance(text));
+    const QString wrapped = wrapText(text, font, width - slack);
+    if (plainTextSize(font, wrapped).width() <= width)
+        return wrapped;
+    const QString ellipsis(QChar(0x2026));
+    QStringList words = text.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    while (!words.isEmpty()) {
+        const QString last = words.takeLast();
+        const QString before = words.isEmpty() ? QString() : words.join(QLatin1Char(' ')) + QLatin1Char(' ');
+        if (!hasRichScripts(last)) {
+            // Cut inside the last word; only there, since an earlier one may have scripts.
+            const QString cut = metrics.elidedText(before + last, Qt::ElideRight, width - slack);
+            if (cut.size() > before.size() + 1 && cut.startsWith(before))
+                return cut;
+        }
+        if (!words.isEmpty() && plainTextSize(font, before + ellipsis).width() <= width)
+            return before + ellipsis;
+    }
+    return {};
+}
+
 } // namespace
 
 PlotView::Scale PlotView::screenScale() const
@@ -115,10 +144,36 @@ void PlotView::setScale(const Scale& scale)
 
 void PlotView::layOut()
 {
+    // QCustomPlot rounds each row's (and column's) share of its grid to whole units on its own
+    // (QCPLayout::getSectionSizes), so n rows may end up to n/2 units past their grid: the last
+    // legend of a long column figure a quarter point or two off the page. What passes the page
+    // is taken back as a margin of the outer grid and the layout computed again, so that the
+    // figure ends within the page exactly (no more than the rounding: a page too short for the
+    // figure's least sizes is squeezed by QCustomPlot, not by this).
     QCPLayoutGrid* layout = m_plot->plotLayout();
-    layout->update(QCPLayoutElement::upPreparation);
-    layout->update(QCPLayoutElement::upMargins);
-    layout->update(QCPLayoutElement::upLayout);
+    const QRect page = m_plot->viewport();
+    const int maxTaken = 4 * (layout->rowCount() + layout->columnCount());
+    QMargins taken;
+    layout->setMargins(taken);
+    for (int round = 0; round < 4; ++round) {
+        layout->update(QCPLayoutElement::upPreparation);
+        layout->update(QCPLayoutElement::upMargins);
+        layout->update(QCPLayoutElement::upLayout);
+        int right = page.x() + page.width(), bottom = page.y() + page.height();
+        for (const QCPLayoutElement* element : layout->elements(true)) {
+            if (!element)
+                continue;
+            const QRect r = element->outerRect();
+            right = std::max(right, r.x() + r.width());
+            bottom = std::max(bottom, r.y() + r.height());
+        }
+        const int overX = right - (page.x() + page.width()), overY = bottom - (page.y() + page.height());
+        if ((overX == 0 && overY == 0) || taken.right() + overX > maxTaken ||
+            taken.bottom() + overY > maxTaken)
+            break;
+        taken += QMargins(0, 0, overX, overY);
+        layout->setMargins(taken);
+    }
 }
 
 // Tick counts: the most ticks (up to QCustomPlot's default of five) whose labels, as the
@@ -198,7 +253,7 @@ bool PlotView::fitToRoom()
     };
     auto setLabel = [&](QCPAxis* axis, const std::string& text, double room, bool shown) {
         const QString wrapped =
-            shown ? wrapText(QString::fromStdString(text), axis->labelFont(), room) : QString();
+            shown ? fitText(QString::fromStdString(text), axis->labelFont(), room) : QString();
         if (axis->label() != wrapped || axis->tickLabels() != shown) {
             axis->setLabel(wrapped);
             axis->setTickLabels(shown);
@@ -214,7 +269,9 @@ bool PlotView::fitToRoom()
         QCPAxis* yAxis = items.rect->axis(QCPAxis::atLeft);
         const QSizeF room = labelRoom(i);
         setLabel(xAxis, plot.xLabel, room.width(), !items.xShared);
-        setLabel(yAxis, plot.yLabel, room.height(), !items.yShared && !items.bareDensity);
+        // QCustomPlot centres a y label a unit above the frame's middle (axisLabelBox): two
+        // units less keep it within the frame at both ends.
+        setLabel(yAxis, plot.yLabel, room.height() - 2, !items.yShared && !items.bareDensity);
         fitTicks(xAxis);
         fitTicks(yAxis);
         if (!items.cell)
@@ -227,8 +284,8 @@ bool PlotView::fitToRoom()
                     ++map;
                 if (map < int(plot.heatMaps.size())) {
                     const QString wrapped =
-                        wrapText(QString::fromStdString(plot.heatMaps[std::size_t(map)].name),
-                                 scale->axis()->labelFont(), scale->axis()->axisRect()->rect().height());
+                        fitText(QString::fromStdString(plot.heatMaps[std::size_t(map)].name),
+                                scale->axis()->labelFont(), scale->axis()->axisRect()->rect().height());
                     if (scale->label() != wrapped) {
                         scale->setLabel(wrapped);
                         changed = true;
@@ -359,12 +416,15 @@ bool PlotView::fitToRoom()
 void PlotView::layOutForSize()
 {
     // Each step changes the room of the others a little (a wrapped title lowers the plot, a
-    // legend below it shortens it, fewer ticks narrow the margin): three rounds settle it.
-    for (int pass = 0; pass < 3; ++pass) {
+    // legend below it shortens it, fewer ticks narrow the margin): three rounds settle it,
+    // or up to five when the third still changed something (a heat map's frame that reached
+    // its least aspect narrows its colour scale's label, which widens its title's room).
+    for (int pass = 0; pass < 5; ++pass) {
         layOut();
         applyLocksOrFit();
         layOut();
-        fitToRoom();
+        if (!fitToRoom() && pass >= 2)
+            break;
     }
     m_placedFor = m_plot->viewport().size();
 }

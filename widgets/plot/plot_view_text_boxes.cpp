@@ -117,6 +117,9 @@ std::vector<PlotView::TextBox> PlotView::textBoxes() const
                              used.width() - m.left() - m.right(), used.height() - m.top() - m.bottom())
                     : QRectF(outer)});
     }
+    for (std::size_t i = 0; i < m_plots.size(); ++i)
+        if (m_plots[i].rect)
+            boxes.push_back({name(i, QStringLiteral("frame")), QRectF(m_plots[i].rect->rect())});
     if (qEnvironmentVariableIsSet("EVX_DEBUG_LAYOUT"))
         for (std::size_t i = 0; i < m_plots.size(); ++i)
             qDebug("plot %zu frame %d %d %d %d min %d %d", i, m_plots[i].rect->rect().x(),

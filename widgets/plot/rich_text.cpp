@@ -12,14 +12,15 @@
 namespace evx {
 namespace {
 
-std::unique_ptr<QTextDocument> document(const QString& markup, const QFont& font, QPaintDevice* device)
+std::unique_ptr<QTextDocument> document(const QString& markup, const QFont& font, QPaintDevice* device,
+                                        Qt::Alignment lines = Qt::AlignHCenter)
 {
     auto doc = std::make_unique<QTextDocument>();
     if (device) // the page's metrics, not the screen's: PDF and SVG lay out text unhinted
         doc->documentLayout()->setPaintDevice(device);
     doc->setDocumentMargin(0);
     doc->setDefaultFont(font);
-    QTextOption option(Qt::AlignHCenter);
+    QTextOption option(lines);
     option.setWrapMode(QTextOption::NoWrap);
     doc->setDefaultTextOption(option);
     doc->setHtml(richLabelHtml(markup));
@@ -73,9 +74,9 @@ QSizeF richTextSize(const QString& markup, const QFont& font)
 }
 
 void drawRichText(QPainter* painter, const QRectF& box, const QString& markup, const QFont& font,
-                  const QColor& colour)
+                  const QColor& colour, Qt::Alignment lines)
 {
-    auto doc = document(markup, font, painter->device());
+    auto doc = document(markup, font, painter->device(), lines);
     const QSizeF size = doc->size();
     QAbstractTextDocumentLayout::PaintContext context;
     context.palette.setColor(QPalette::Text, colour);
@@ -89,6 +90,10 @@ QRectF axisLabelBox(const QCPAxis* axis, const QSizeF& labelSize)
 {
     const QRect r = axis->axisRect()->rect();
     const QCPAxis::AxisType type = axis->axisType();
+    // Where QCustomPlot's axis painter centres a label, to the fraction (QRect::center rounds
+    // down, a unit off for half the frames): along x the frame's middle, along y the middle of
+    // the span from the frame's last row (QRect::bottom) up by its height.
+    const double centreX = r.left() + r.width() / 2.0, centreY = r.bottom() - r.height() / 2.0;
     const bool horizontal = type == QCPAxis::atBottom || type == QCPAxis::atTop;
     // Distance from the axis line to the label, as QCustomPlot's axis painter adds it up.
     double gap = axis->offset() + std::max(0, std::max(axis->tickLengthOut(), axis->subTickLengthOut())) +
@@ -109,13 +114,13 @@ QRectF axisLabelBox(const QCPAxis* axis, const QSizeF& labelSize)
     const double along = labelSize.width(), across = labelSize.height();
     switch (type) {
     case QCPAxis::atBottom:
-        return {r.center().x() - along / 2, r.bottom() + gap, along, across};
+        return {centreX - along / 2, r.bottom() + gap, along, across};
     case QCPAxis::atTop:
-        return {r.center().x() - along / 2, r.top() - gap - across, along, across};
+        return {centreX - along / 2, r.top() - gap - across, along, across};
     case QCPAxis::atLeft:
-        return {r.left() - gap - across, r.center().y() - along / 2, across, along};
+        return {r.left() - gap - across, centreY - along / 2, across, along};
     case QCPAxis::atRight:
-        return {r.right() + gap, r.center().y() - along / 2, across, along};
+        return {r.right() + gap, centreY - along / 2, across, along};
     }
     return {};
 }
@@ -170,6 +175,35 @@ void RichTextElement::draw(QCPPainter* painter)
     }
     const QFont font = mSelected ? mSelectedFont : mFont;
     drawRichText(painter, mRect, mText, font, mSelected ? mSelectedTextColor : mTextColor);
+}
+
+void RichItemText::draw(QCPPainter* painter)
+{
+    if (!hasRichScripts(mText) || !qFuzzyIsNull(mRotation)) {
+        QCPItemText::draw(painter);
+        return;
+    }
+    // The box where QCPItemText::draw puts it, for the plain markup; the text drawn here (a
+    // transparent plain text would still be in a PDF or SVG, as markup).
+    const QFont font = mainFont();
+    const QRect plain = QFontMetrics(font).boundingRect(0, 0, 0, 0, Qt::TextDontClip | mTextAlignment, mText);
+    const QRect box = plain.adjusted(-mPadding.left(), -mPadding.top(), mPadding.right(), mPadding.bottom());
+    const QPointF corner =
+        position->pixelPosition() + getTextDrawPoint(QPointF(0, 0), box, mPositionAlignment);
+    const QPointF at = corner + QPointF(mPadding.left(), mPadding.top());
+    if (mainPen().style() != Qt::NoPen || mainBrush().style() != Qt::NoBrush) {
+        painter->setPen(mainPen());
+        painter->setBrush(mainBrush());
+        painter->drawRect(QRectF(corner, QSizeF(box.size())));
+    }
+    const QSizeF rich = richTextSize(mText, font);
+    // Lines start where the plain lines would: at the left, or centred as they are.
+    const Qt::Alignment lines = mTextAlignment & Qt::AlignHorizontal_Mask;
+    const double left = lines & Qt::AlignLeft ? at.x() : at.x() + (plain.width() - rich.width()) / 2;
+    painter->save();
+    drawRichText(painter, QRectF(left, at.y(), rich.width(), plain.height()), mText, font, mainColor(),
+                 lines & Qt::AlignLeft ? Qt::AlignLeft : Qt::AlignHCenter);
+    painter->restore();
 }
 
 void RichLegendItem::draw(QCPPainter* painter)

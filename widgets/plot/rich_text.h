@@ -1,15 +1,14 @@
 #pragma once
 // Figure text with real sub- and superscripts (markup: core/rich_label.h) in the plot view:
-// axis labels, titles and legend names. QCustomPlot draws all three as plain text, so three
-// small subclasses draw a label that has scripts as a QTextDocument instead, in the font,
-// colour and place QCustomPlot would have used; a label without scripts is left to
-// QCustomPlot. The strings themselves stay as written (layout, wrapping, hidden-series keys
-// and JSON/CSV exports see the markup), and since a script is no wider than its markup,
-// the room QCustomPlot measures from the markup always holds the drawing. The painter's own
-// text drawing keeps PDF and SVG text as vector text.
-// Why not Unicode's sub- and superscript characters: few letters have one (no subscript b, q
-// or z, as in β_verbal, σ_q², μ_z), so most scenario labels would need rich text anyway, and
-// drawing every script one way keeps them alike.
+// axis labels, titles, legend names, markers' names and the hover read-out. QCustomPlot draws all three as
+// plain text, so three small subclasses draw a label that has scripts as a QTextDocument instead, in the
+// font, colour and place QCustomPlot would have used; a label without scripts is left to QCustomPlot. The
+// strings themselves stay as written (layout, wrapping, hidden-series keys and JSON/CSV exports see the
+// markup), and since a script is no wider than its markup, the room QCustomPlot measures from the markup
+// always holds the drawing. The painter's own text drawing keeps PDF and SVG text as vector text. Why not
+// Unicode's sub- and superscript characters: few letters have one (no subscript b, q or z, as in β_verbal,
+// σ_q², μ_z), so most scenario labels would need rich text anyway, and drawing every script one way keeps
+// them alike.
 
 #include <qcustomplot.h>
 
@@ -28,9 +27,10 @@ QString richLabelHtml(const QString& markup, bool keepSpaces = true);
 QString richLabelPlainText(const QString& markup);
 // The size markup takes when drawn in font; for a label without scripts, the plain text's.
 QSizeF richTextSize(const QString& markup, const QFont& font);
-// Draws markup centred in box (lines centred on each other) on painter's device.
+// Draws markup centred in box (lines centred on each other, or as `lines` aligns them) on
+// painter's device.
 void drawRichText(QPainter* painter, const QRectF& box, const QString& markup, const QFont& font,
-                  const QColor& colour);
+                  const QColor& colour, Qt::Alignment lines = Qt::AlignHCenter);
 
 // Where QCustomPlot's axis painter puts a label of labelSize (along × across the axis): the
 // box below (beside) the tick labels, unrotated for a vertical axis as it appears on the page.
@@ -53,6 +53,18 @@ class RichTextElement : public QCPTextElement {
     Q_OBJECT
 public:
     using QCPTextElement::QCPTextElement;
+
+protected:
+    void draw(QCPPainter* painter) override;
+};
+
+// A text item (a marker's name, the hover read-out) whose text may have scripts: its box is
+// the one QCustomPlot draws for the plain markup, the text in it drawn as rich text, its lines
+// aligned as the item's text alignment says. Unrotated items only.
+class RichItemText : public QCPItemText {
+    Q_OBJECT
+public:
+    using QCPItemText::QCPItemText;
 
 protected:
     void draw(QCPPainter* painter) override;
