@@ -79,7 +79,7 @@ private slots:
                      qPrintable(QString::number(covered)));
             QCOMPARE(row.toObject().value("configs").toInt(), 4);
         }
-        QCOMPARE(run({"--table", "bq-calibration", "--configs", "101", "--export", out}).exitCode, 2);
+        QCOMPARE(run({"--table", "bq-calibration", "--configs", "401", "--export", out}).exitCode, 2);
     }
 
     void badOptionsExitTwo_data()
