@@ -33,6 +33,8 @@ private slots:
         // Three marker names side by side, the rightmost turned left by the frame.
         QTest::newRow("bnn-identifiability 89 mm 8 pt")
             << QString("bnn-identifiability") << 89.0 << 0.0 << 8.0;
+        // A 2 x 2 grid with titles: y labels keep to their frames, clear of the titles above.
+        QTest::newRow("bnn-uncertainty 89 mm 8 pt") << QString("bnn-uncertainty") << 89.0 << 0.0 << 8.0;
         QTest::newRow("ue-drop-ball slide 16 pt") << QString("ue-drop-ball") << 254.0 << 142.9 << 16.0;
         // Pages asked for that are too short for six plots with legends below them: the frames
         // shorten, and so do the y labels, to their frames' length.
@@ -115,6 +117,22 @@ private slots:
             }
         }
         QVERIFY2(labels >= 2, "no axis labels found");
+
+        // A corner plot's legend sits in the empty cells: it covers no plot's frame.
+        for (const PlotView::TextBox& box : boxes) {
+            if (box.what != "corner legend")
+                continue;
+            for (std::size_t i = 0; i < frames.size(); ++i) {
+                const QRectF overlap = box.rect.adjusted(slack, slack, -slack, -slack) & frames[i];
+                QVERIFY2(overlap.isEmpty(),
+                         qPrintable(QString("the corner legend (%1, %2, %3 x %4) covers frame %5")
+                                        .arg(box.rect.x())
+                                        .arg(box.rect.y())
+                                        .arg(box.rect.width())
+                                        .arg(box.rect.height())
+                                        .arg(i)));
+            }
+        }
 
         // A y label beside a flowing plot is no longer than its frame (a corner plot's outer
         // labels may reach along their neighbours' frames).

@@ -284,6 +284,7 @@ private:
     void setLegendBelow(int index, bool below);
     void fitLegendBelow(int index, double width); // as many columns as the width holds
     bool fitCornerLegend();                       // the shared legend of a corner plot: off every frame
+    QCPAxisRect* cornerLegendHost() const;        // the empty cell that holds it, or nullptr
     void shareGridAxes();                         // corner plots: a column shares x, a row shares y
     void captureLockedRanges();
     void captureHeldRanges();

@@ -53,6 +53,17 @@ void PlotView::setLegendBelow(int index, bool below)
     }
 }
 
+QCPAxisRect* PlotView::cornerLegendHost() const
+{
+    QCPLegend* legend = m_sharedLegend;
+    auto* host = legend && legend->visible() && legend->layout()
+                     ? qobject_cast<QCPAxisRect*>(legend->layout()->parentLayerable())
+                     : nullptr;
+    const bool inAPlot =
+        std::any_of(m_plots.begin(), m_plots.end(), [&](const PlotItems& p) { return p.rect == host; });
+    return inAPlot ? nullptr : host;
+}
+
 bool PlotView::fitCornerLegend()
 {
     // The legend of a corner plot sits in the empty top-right cell and may reach over the
@@ -61,12 +72,9 @@ bool PlotView::fitCornerLegend()
     // keeps it off every plot: full-size text in one column, then in more (wide and short,
     // over the empty top row); then text at 90 % and 80 % (6.4 pt at 8 pt) the same way.
     QCPLegend* legend = m_sharedLegend;
-    auto* host = legend && legend->visible() && legend->layout()
-                     ? qobject_cast<QCPAxisRect*>(legend->layout()->parentLayerable())
-                     : nullptr;
-    if (!host ||
-        std::any_of(m_plots.begin(), m_plots.end(), [&](const PlotItems& p) { return p.rect == host; }))
-        return false; // not a corner plot's own legend cell
+    const QCPAxisRect* host = cornerLegendHost();
+    if (!host)
+        return false;
     std::vector<QRectF> frames;
     for (const PlotItems& p : m_plots)
         if (p.rect)

@@ -156,6 +156,12 @@ QSizeF PlotView::labelRoom(std::size_t index) const
         if (std::abs(c.x() - centre.x()) < 1 && std::abs(c.y() - centre.y()) >= 1)
             down = std::min(down, std::abs(c.y() - centre.y()));
     }
+    // A grid whose cells carry titles has a title above every frame: a y label taller than
+    // its frame would run into one, so it keeps to the frame (bnn-uncertainty at 89 mm).
+    const bool titled = std::any_of(m_figure.plots.begin(), m_figure.plots.end(),
+                                    [](const Plot& p) { return p.showTitle && !p.title.empty(); });
+    if (titled)
+        down = frame.height();
     return {std::max<double>(frame.width(), across - em), std::max<double>(frame.height(), down - em)};
 }
 

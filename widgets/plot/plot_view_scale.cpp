@@ -251,9 +251,15 @@ bool PlotView::fitToRoom()
         ticker->setTickCount(chosen);
         changed = changed || chosen != before;
     };
+    // A y label is cut to its frame when a word of it is longer (fitText); an x label's word
+    // may reach past a narrow corner cell instead ("eccentricity" at 89 mm), as the frames
+    // beside it leave room below them.
     auto setLabel = [&](QCPAxis* axis, const std::string& text, double room, bool shown) {
-        const QString wrapped =
-            shown ? fitText(QString::fromStdString(text), axis->labelFont(), room) : QString();
+        const QString whole = QString::fromStdString(text);
+        const bool vertical = axis->orientation() == Qt::Vertical;
+        const QString wrapped = !shown     ? QString()
+                                : vertical ? fitText(whole, axis->labelFont(), room)
+                                           : wrapText(whole, axis->labelFont(), room);
         if (axis->label() != wrapped || axis->tickLabels() != shown) {
             axis->setLabel(wrapped);
             axis->setTickLabels(shown);
