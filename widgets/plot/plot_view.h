@@ -118,10 +118,13 @@ public:
     // figure is laid out at that size (as a PDF export, offscreen) and, if a frame is less than
     // kLeastFrameAspect times as high as wide or shorter than its y label's longest word plus
     // an em, the page grows by what the frames lack (a single column of many plots with
-    // legends below them), up to kMaxGrownHeightMm. Without a QApplication, the estimate only.
+    // legends below them). Past a page's height (250 mm) it grows only as far as frames
+    // kLeastPageFrameAspect times as high as wide need, up to kMaxGrownHeightMm: a figure
+    // that fits a journal page with frames a little flatter stays on one. Without a
+    // QApplication, the estimate only.
     static double naturalHeightMm(const evx::Figure& figure, double widthMm, double fontPt);
     static constexpr double kMaxNaturalHeightMm = 250, kMaxGrownHeightMm = 1000;
-    static constexpr double kLeastFrameAspect = 0.45;
+    static constexpr double kLeastFrameAspect = 0.45, kLeastPageFrameAspect = 0.3;
 
     // What an export at `size` lays out, in its layout units (PNG pixels; a quarter point for
     // PDF and SVG): the page, every title, axis label, tick label and legend, and last each
@@ -258,8 +261,9 @@ private:
     static constexpr double kLeastFrameEmsShort = 3;
     bool fitFrames();
     static double estimatedHeightMm(const evx::Figure& figure, double widthMm, double fontPt);
-    double framesLackMm(const PrintSize& size); // laid out as a PDF of size (plot_view_export.cpp)
-    double framesLack() const;
+    // What the frames lack to be `aspect` times as high as wide, laid out as a PDF of `size`.
+    double framesLackMm(const PrintSize& size, double aspect); // plot_view_export.cpp
+    double framesLack(double aspect) const;
     QSizeF labelRoom(std::size_t index) const;
     double columnRoom(const PlotItems& items) const;
     void setScale(const Scale& scale);

@@ -169,7 +169,7 @@ std::vector<PlotView::TextBox> PlotView::exportLayout(ImageFormat format, const 
     return textBoxes();
 }
 
-double PlotView::framesLackMm(const PrintSize& size)
+double PlotView::framesLackMm(const PrintSize& size, double aspect)
 {
     const QSize canvas(int(std::lround(size.widthPt() * kVectorUnitsPerPt)),
                        int(std::lround(size.heightPt() * kVectorUnitsPerPt)));
@@ -177,7 +177,7 @@ double PlotView::framesLackMm(const PrintSize& size)
         return 0;
     ExportScope scope(*this, Scale{size.fontPt, kVectorUnitsPerPt}, canvas);
     layOut();
-    return framesLack() / kVectorUnitsPerPt / PrintSize::kPointsPerInch * PrintSize::kMmPerInch;
+    return framesLack(aspect) / kVectorUnitsPerPt / PrintSize::kPointsPerInch * PrintSize::kMmPerInch;
 }
 
 // Files are encoded in memory and written by the caller in one checked, atomic step: the

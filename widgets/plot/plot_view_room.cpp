@@ -221,17 +221,23 @@ double PlotView::naturalHeightMm(const Figure& figure, double widthMm, double fo
         return height;
     PlotView view;
     view.setFigure(figure);
-    for (int round = 0; round < 8 && height < kMaxGrownHeightMm; ++round) {
-        const double lacking = view.framesLackMm(PrintSize{widthMm, height, fontPt, PrintSize::kScreenDpi});
-        if (lacking <= 0)
-            break;
-        height = std::min(kMaxGrownHeightMm, height + lacking);
-    }
-    return height;
+    auto grown = [&](double from, double aspect, double most) {
+        for (int round = 0; round < 8 && from < most; ++round) {
+            const double lacking =
+                view.framesLackMm(PrintSize{widthMm, from, fontPt, PrintSize::kScreenDpi}, aspect);
+            if (lacking <= 0)
+                break;
+            from = std::min(most, from + lacking);
+        }
+        return from;
+    };
+    const double page = std::max(height, kMaxNaturalHeightMm);
+    const double roomy = grown(height, kLeastFrameAspect, page);
+    return roomy < page ? roomy : grown(roomy, kLeastPageFrameAspect, kMaxGrownHeightMm);
 }
 
 // What the frames lack in height (layout units) as laid out now: the rows of the page summed.
-double PlotView::framesLack() const
+double PlotView::framesLack(double aspect) const
 {
     const double em = m_scale.fontPt * m_scale.unitsPerPt;
     // Plots side by side share a row of the page: the row grows by what its shortest frame lacks.
@@ -246,7 +252,7 @@ double PlotView::framesLack() const
             yAxis->label().isEmpty()
                 ? 0
                 : longestWord(QString::fromStdString(m_figure.plots[i].yLabel), yAxis->labelFont()) + em;
-        const double want = std::max(kLeastFrameAspect * frame.width(), label);
+        const double want = std::max(aspect * frame.width(), label);
         const QCPLayoutElement* row =
             items.cell ? static_cast<const QCPLayoutElement*>(items.cell) : items.rect;
         double& lack = lackByRow[row->outerRect().top()];
