@@ -12,6 +12,21 @@ using namespace evx::bq_test;
 
 Q_DECLARE_METATYPE(evx::gp::KernelKind)
 
+namespace {
+
+// The peaked integrand at each row of x, appended to `bq` one sample at a time; its values.
+Eigen::VectorXd appendPeak(IncrementalBq& bq, const Eigen::MatrixXd& x)
+{
+    Eigen::VectorXd y(x.rows());
+    for (Eigen::Index i = 0; i < x.rows(); ++i) {
+        y[i] = std::exp(peakedLog(x(i, 0)));
+        bq.add(x.row(i).transpose(), y[i]);
+    }
+    return y;
+}
+
+} // namespace
+
 class TestBq : public QObject {
     Q_OBJECT
 
@@ -133,11 +148,7 @@ private slots:
         const GaussianMeasure p = GaussianMeasure::oneDimensional(0.0, 1.0);
         const Eigen::MatrixXd x = quasiRandomDesign(p, 20, 4);
         IncrementalBq inc(k, p, false);
-        Eigen::VectorXd y(20);
-        for (int i = 0; i < 20; ++i) {
-            y[i] = std::exp(peakedLog(x(i, 0)));
-            inc.add(x.row(i).transpose(), y[i]);
-        }
+        const Eigen::VectorXd y = appendPeak(inc, x);
         gp::GpRegression full(k);
         full.setData(x, y);
         const ZEstimate a = inc.estimate(), b = bqEstimate(full, p);
@@ -156,11 +167,7 @@ private slots:
         const GaussianMeasure p = GaussianMeasure::oneDimensional(0.0, 1.0);
         const Eigen::MatrixXd x = quasiRandomDesign(p, 20, 4);
         IncrementalBq inc(k, p, false);
-        Eigen::VectorXd y(20);
-        for (int i = 0; i < 20; ++i) {
-            y[i] = std::exp(peakedLog(x(i, 0)));
-            inc.add(x.row(i).transpose(), y[i]);
-        }
+        const Eigen::VectorXd y = appendPeak(inc, x);
         const ZEstimate a = inc.estimate();
         IncrementalBq bulk(k, p, false);
         bulk.setData(x, y);
