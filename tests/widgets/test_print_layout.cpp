@@ -69,8 +69,8 @@ private slots:
         QCOMPARE(page.height(), std::round(size.heightPt() * 4));
 
         // The frames come last: inside the page, and on a page the figure chose, at least
-        // kLeastFrameAspect times as high as wide, or kLeastPageFrameAspect on a page taller
-        // than a journal's (which the figure takes only when the flatter frames need it).
+        // kLeastFrameAspect times as high as wide, or kLeastPageFrameAspect on a page of exactly
+        // a journal's height (where a figure stays that would fit it with flatter frames).
         std::vector<QRectF> frames;
         while (boxes.back().what.endsWith(" frame")) {
             frames.insert(frames.begin(), boxes.back().rect);
@@ -79,7 +79,7 @@ private slots:
         QCOMPARE(frames.size(), figure.plots.size());
         for (std::size_t i = 0; i < frames.size(); ++i) {
             QVERIFY2(page.contains(frames[i]), qPrintable(QString("frame %1 leaves the page").arg(i)));
-            const bool pageTall = size.heightMm >= PlotView::kMaxNaturalHeightMm - 1e-9;
+            const bool pageTall = std::abs(size.heightMm - PlotView::kMaxNaturalHeightMm) < 1e-9;
             const double aspect = pageTall ? PlotView::kLeastPageFrameAspect : PlotView::kLeastFrameAspect;
             if (natural)
                 QCOMPARE_GE(frames[i].height(), aspect * frames[i].width());

@@ -118,10 +118,9 @@ public:
     // figure is laid out at that size (as a PDF export, offscreen) and, if a frame is less than
     // kLeastFrameAspect times as high as wide or shorter than its y label's longest word plus
     // an em, the page grows by what the frames lack (a single column of many plots with
-    // legends below them). Past a page's height (250 mm) it grows only as far as frames
-    // kLeastPageFrameAspect times as high as wide need, up to kMaxGrownHeightMm: a figure
-    // that fits a journal page with frames a little flatter stays on one. Without a
-    // QApplication, the estimate only.
+    // legends below them), up to kMaxGrownHeightMm; but a figure whose frames are at least
+    // kLeastPageFrameAspect times as high as wide on a 250 mm page stays on that page (a
+    // journal's). Without a QApplication, the estimate only.
     static double naturalHeightMm(const evx::Figure& figure, double widthMm, double fontPt);
     static constexpr double kMaxNaturalHeightMm = 250, kMaxGrownHeightMm = 1000;
     static constexpr double kLeastFrameAspect = 0.45, kLeastPageFrameAspect = 0.3;

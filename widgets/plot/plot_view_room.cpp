@@ -231,9 +231,13 @@ double PlotView::naturalHeightMm(const Figure& figure, double widthMm, double fo
         }
         return from;
     };
+    // Flatter frames only to keep the figure on one page: a figure too tall for a page at
+    // either aspect keeps the roomier frames.
     const double page = std::max(height, kMaxNaturalHeightMm);
     const double roomy = grown(height, kLeastFrameAspect, page);
-    return roomy < page ? roomy : grown(roomy, kLeastPageFrameAspect, kMaxGrownHeightMm);
+    if (roomy < page || grown(page, kLeastPageFrameAspect, page + 1) <= page)
+        return roomy;
+    return grown(roomy, kLeastFrameAspect, kMaxGrownHeightMm);
 }
 
 // What the frames lack in height (layout units) as laid out now: the rows of the page summed.
