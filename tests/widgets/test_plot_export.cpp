@@ -217,6 +217,25 @@ private slots:
         QCOMPARE(view.figure().plots[0].markers[0].name, std::string("σ_q² prior"));
     }
 
+    // A colour scale's label cannot draw scripts (QCPColorScale owns its axis); it shows the
+    // markup's text without the markup instead of raw underscores.
+    void colourScaleLabelDropsMarkup()
+    {
+        Figure f = onePlot({line("plain a", 1)});
+        HeatMap map;
+        map.name = "density of σ_q";
+        map.nx = map.ny = 3;
+        map.values.assign(9, 1.0);
+        map.values[4] = 2.0;
+        f.plots[0].heatMaps.push_back(map);
+        PlotView view;
+        view.setFigure(f);
+        const QString svg = QString::fromUtf8(view.encode(PlotView::ImageFormat::Svg, 800, 500));
+        QVERIFY(!svg.contains(QString::fromUtf8("σ_")));
+        QVERIFY(svg.contains(QStringLiteral("density of")));
+        QCOMPARE(view.figure().plots[0].heatMaps[0].name, std::string("density of σ_q"));
+    }
+
     // A print size: the PDF page and the SVG are exactly that many millimetres (1 pt =
     // 25.4/72 mm), the PNG has mm / 25.4 * dpi pixels and says its dpi.
     void encodesPrintSizes_data()

@@ -379,7 +379,9 @@ QCPColorMap* PlotView::addHeatMap(int index, const HeatMap& map, QCPLayoutGrid* 
     scale->setBarWidth(ilen(12));
     scale->setRangeDrag(false);
     scale->setRangeZoom(false);
-    scale->setLabel(QString::fromStdString(map.name));
+    // QCPColorScale draws its own axis, which cannot be a RichAxis: its label shows the markup's text
+    // without the markup (σ_e → σe) rather than raw underscores and carets.
+    scale->setLabel(richLabelPlainText(QString::fromStdString(map.name)));
     styleAxis(scale->axis());
     colourMap->setColorScale(scale);
     colourMap->setGradient(Palette::viridis());

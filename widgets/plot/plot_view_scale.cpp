@@ -289,9 +289,9 @@ bool PlotView::fitToRoom()
                 while (map < int(plot.heatMaps.size()) && !items.maps[std::size_t(map)])
                     ++map;
                 if (map < int(plot.heatMaps.size())) {
-                    const QString wrapped =
-                        fitText(QString::fromStdString(plot.heatMaps[std::size_t(map)].name),
-                                scale->axis()->labelFont(), scale->axis()->axisRect()->rect().height());
+                    const QString wrapped = fitText(
+                        richLabelPlainText(QString::fromStdString(plot.heatMaps[std::size_t(map)].name)),
+                        scale->axis()->labelFont(), scale->axis()->axisRect()->rect().height());
                     if (scale->label() != wrapped) {
                         scale->setLabel(wrapped);
                         changed = true;
