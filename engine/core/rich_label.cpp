@@ -11,9 +11,19 @@ const std::map<std::string, char> kSuperscriptDigits = {{"⁰", '0'}, {"¹", '1'
                                                         {"⁴", '4'}, {"⁵", '5'}, {"⁶", '6'}, {"⁷", '7'},
                                                         {"⁸", '8'}, {"⁹", '9'}, {"⁻", '-'}};
 
-bool isWordChar(char c)
+// Bytes of the word character starting at s[i], or 0: an ASCII letter or digit, or a Greek
+// letter (U+0391–U+03C9, two UTF-8 bytes), since the papers' subscripts are often Greek (σ_ε,
+// NCAI_λ). Other characters end a word, so a superscript digit after it (σ_ε²) stays one.
+std::size_t wordCharLength(const std::string& s, std::size_t i)
 {
-    return std::isalnum(static_cast<unsigned char>(c)) != 0;
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (std::isalnum(c))
+        return 1;
+    if (i + 1 >= s.size())
+        return 0;
+    const unsigned code = ((c & 0x1Fu) << 6) | (static_cast<unsigned char>(s[i + 1]) & 0x3Fu);
+    const bool twoBytes = (c >> 5) == 0x6 && (static_cast<unsigned char>(s[i + 1]) >> 6) == 0x2;
+    return twoBytes && code >= 0x391 && code <= 0x3C9 && code != 0x3A2 ? 2 : 0;
 }
 
 // Length of the UTF-8 sequence starting at s[i] (1 for a stray continuation byte).
@@ -53,8 +63,12 @@ std::vector<LabelRun> parseRichLabel(const std::string& markup)
                 }
             } else {
                 std::size_t end = i + 1;
-                while (end < markup.size() && isWordChar(markup[end]))
-                    ++end;
+                while (end < markup.size()) {
+                    const std::size_t n = wordCharLength(markup, end);
+                    if (n == 0)
+                        break;
+                    end += n;
+                }
                 if (end > i + 1) {
                     append(runs, markup.substr(i + 1, end - i - 1), script);
                     i = end;

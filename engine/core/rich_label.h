@@ -2,7 +2,7 @@
 // A small markup for figure text (axis labels, titles, legend names), shown by the plot view
 // with real subscripts and superscripts; JSON and CSV exports keep the string as written.
 //
-//   x_i, σ_obs, β_verbal   '_' then a word (ASCII letters and digits): that word is a subscript
+//   x_i, σ_obs, σ_ε        '_' then a word (ASCII letters, digits and Greek letters): a subscript
 //   x_{i,j}                '_{…}': everything up to the next '}' is a subscript
 //   x^2, e^{-x/2}          '^' then a word, or '^{…}': a superscript, likewise
 //   ², ³, ¹, ⁰ … ⁹, ⁻      the superscript characters already in a string read as superscripts

@@ -58,6 +58,13 @@ private slots:
         QTest::newRow("bare braces") << "{a}" << Runs{{"{a}", n}};
         QTest::newRow("digits after") << "λ_12 = 3" << Runs{{"λ", n}, {"12", sub}, {" = 3", n}};
         QTest::newRow("super then sub") << "x²_i" << Runs{{"x", n}, {"2", sup}, {"i", sub}};
+        QTest::newRow("greek subscript") << "σ_ε²" << Runs{{"σ", n}, {"ε", sub}, {"2", sup}};
+        QTest::newRow("greek then literal") << "NCAI_λ=0, x" << Runs{{"NCAI", n}, {"λ", sub}, {"=0, x", n}};
+        QTest::newRow("greek word") << "s_σx y" << Runs{{"s", n}, {"σx", sub}, {" y", n}};
+        // Other non-ASCII letters end a word: a Latin-1 letter, or a combining hat (D̂_f stays a
+        // subscript f, the hat on the D).
+        QTest::newRow("latin-1 ends a word") << "x_é" << Runs{{"x_é", n}};
+        QTest::newRow("hat before") << "D̂_f" << Runs{{"D̂", n}, {"f", sub}};
     }
 
     void parses()
