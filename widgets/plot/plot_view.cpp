@@ -91,25 +91,25 @@ PlotView::PlotView(QWidget* parent) : QWidget(parent), m_plot(new QCustomPlot(th
     connect(m_plot, &QCustomPlot::beforeReplot, this, [this] {
         syncHiddenViewport();
         m_replotTimer.start();
+        m_inReplot = true;
+    });
+    // Legends, tick counts and wrapped labels follow the room the layout gives them. They are
+    // fitted after QCustomPlot's layout and before it draws, so that a new figure or a resize
+    // is drawn once: fitted after the drawing, a change cost a second full replot, which
+    // doubled a slider step (issue 13: ue-drop-ball's p95). Exports lay out on their own
+    // (layOutForSize), so only a replot's layout is fitted here.
+    connect(m_plot, &QCustomPlot::afterLayout, this, [this] {
+        if (!m_inReplot || m_tickRefitQueued)
+            return;
+        for (int pass = 0; pass < 2 && settleToRoom(); ++pass)
+            layOut();
     });
     connect(m_plot, &QCustomPlot::afterReplot, this, [this] {
+        m_inReplot = false;
         m_lastRenderMs = m_replotTimer.nsecsElapsed() * 1e-6;
-        // Legends, tick counts and wrapped labels follow the room the last layout gave
-        // them; a change (after a resize or a new figure) redraws once more, never in a loop.
+        // What the two passes before drawing left unsettled is drawn once more, never in a loop.
         if (!m_tickRefitQueued) {
-            bool changed = false;
-            if (m_plot->viewport().size() != m_placedFor) {
-                m_placedFor = m_plot->viewport().size();
-                keepFlowColumns();
-                applyLocksOrFit();
-                changed = true;
-            }
-            changed = fitToRoom() || changed;
-            // The frames' final sizes are known only now: an equal-aspect plot may need a wider axis.
-            for (std::size_t i = 0; i < m_plots.size(); ++i)
-                if (!isUserZoomed(static_cast<int>(i)))
-                    changed = keepAspect(static_cast<int>(i)) || changed;
-            if (changed) {
+            if (settleToRoom()) {
                 m_tickRefitQueued = true;
                 m_plot->replot(QCustomPlot::rpQueuedReplot);
             }
@@ -123,6 +123,23 @@ PlotView::PlotView(QWidget* parent) : QWidget(parent), m_plot(new QCustomPlot(th
     });
     connectInteraction();
     setFigure(Figure{});
+}
+
+bool PlotView::settleToRoom()
+{
+    bool changed = false;
+    if (m_plot->viewport().size() != m_placedFor) {
+        m_placedFor = m_plot->viewport().size();
+        keepFlowColumns();
+        applyLocksOrFit();
+        changed = true;
+    }
+    changed = fitToRoom() || changed;
+    // The frames' final sizes are known only now: an equal-aspect plot may need a wider axis.
+    for (std::size_t i = 0; i < m_plots.size(); ++i)
+        if (!isUserZoomed(static_cast<int>(i)))
+            changed = keepAspect(static_cast<int>(i)) || changed;
+    return changed;
 }
 
 PlotView::~PlotView()

@@ -250,6 +250,7 @@ private:
     void styleAxis(QCPAxis* axis) const;
     void layOut(); // the layout QCustomPlot would compute for a replot now
     bool fitToRoom();
+    bool settleToRoom(); // fitToRoom, and the columns, ranges and aspects a new viewport wants
     bool
     coversCurve(int plotIndex,
                 const QRectF& box) const; // a visible curve passes through box (pixels)  // tick counts and
@@ -360,7 +361,8 @@ private:
     Scale m_scale;
     double m_fontScale = 1;
     bool m_tickRefitQueued = false;
-    QSize m_placedFor; // viewport size the legends were last placed for
+    bool m_inReplot = false; // between beforeReplot and afterReplot
+    QSize m_placedFor;       // viewport size the legends were last placed for
     int m_builtFlowColumns = 1;
 
     QElapsedTimer m_replotTimer;
