@@ -285,6 +285,44 @@ private slots:
         QVERIFY2(label->positionAlignment() & Qt::AlignRight,
                  "the name should sit left of its line, away from the curve at the top right");
     }
+
+    // A marker at a peak: the curve runs under the top of the line on both sides, so the name
+    // goes lower down the line, where it covers no point of the curve (bnn-identifiability's C*).
+    void markerNameAtAPeakMovesDownTheLine()
+    {
+        Series s;
+        s.name = "parabola";
+        for (int i = 0; i <= 200; ++i) {
+            const double x = -1 + i / 100.0;
+            s.x.push_back(x);
+            s.y.push_back(1 - x * x);
+        }
+        Figure f = onePlot({s});
+        f.plots[0].markers.push_back({"C* = 0.497", 0.0});
+        PlotView shown;
+        shown.resize(500, 300);
+        shown.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&shown));
+        shown.setFigure(f);
+        shown.renderNow();
+        QCoreApplication::processEvents();
+        shown.renderNow();
+        QCPItemText* label = nullptr;
+        for (QCPItemText* t : figureItems<QCPItemText>(shown.customPlot()))
+            if (t->text() == "C* = 0.497")
+                label = t;
+        QVERIFY(label);
+        QVERIFY(label->visible());
+        QVERIFY2(label->position->coords().y() > 0, "the name should leave the top of its line");
+        const QCPAxisRect* rect = shown.customPlot()->axisRect();
+        const QRectF box(label->topLeft->pixelPosition(), label->bottomRight->pixelPosition());
+        for (std::size_t k = 0; k < s.x.size(); ++k) {
+            const QPointF at(rect->axis(QCPAxis::atBottom)->coordToPixel(s.x[k]),
+                             rect->axis(QCPAxis::atLeft)->coordToPixel(s.y[k]));
+            QVERIFY2(!box.contains(at),
+                     qPrintable(QString("the name covers the curve at x = %1").arg(s.x[k])));
+        }
+    }
 };
 
 QTEST_MAIN(TestPlotAxes)

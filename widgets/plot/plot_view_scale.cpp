@@ -316,9 +316,11 @@ bool PlotView::fitToRoom()
         if (!items.rect)
             continue;
         // A marker's name goes on the side of its line where it fits (the right unless its
-        // neighbour is close, addMarkers) and misses the names already placed and the curves,
-        // else on a side where it misses the names only, else it is left out. Placed from the
-        // right, where names must turn left.
+        // neighbour is close, addMarkers) and misses the names already placed, the curves and a
+        // legend inside the frame: at the top of the line, else on either side lower down it (a
+        // peak under the top of the line, as at C* in bnn-identifiability); else at the top on a
+        // side where it misses the names only; else it is left out. Placed from the right, where
+        // names must turn left.
         std::vector<QCPItemText*> labels;
         for (QCPAbstractItem* item : items.markerItems)
             if (auto* label = qobject_cast<QCPItemText*>(item))
@@ -328,37 +330,53 @@ bool PlotView::fitToRoom()
         });
         std::vector<QRectF> placed;
         const QRect frame = items.rect->rect();
+        const QRectF legendBox =
+            items.legend && items.legend->visible() && items.legend->layout() != items.cell
+                ? QRectF(items.legend->outerRect())
+                : QRectF();
         for (QCPItemText* label : labels) {
             const QSizeF text = plainTextSize(label->font(), label->text());
             const QMarginsF pad(label->padding());
             const double width = text.width() + pad.left() + pad.right();
             const double height = text.height() + pad.top() + pad.bottom();
-            const QPointF at = label->position->pixelPosition();
+            const double x = label->position->pixelPosition().x();
             const bool wantsRight = label->property("evxPreferLeft").toBool() == false;
-            auto free = [&](bool right, bool ofCurves) {
-                const QRectF box(right ? at.x() : at.x() - width, at.y(), width, height);
+            auto boxAt = [&](bool right, double top) {
+                return QRectF(right ? x : x - width, top, width, height);
+            };
+            auto free = [&](bool right, double top, bool ofCurves) {
+                const QRectF box = boxAt(right, top);
                 if (right ? box.right() > frame.right() : box.left() < frame.left())
                     return false;
-                if (ofCurves && coversCurve(int(plotIndex), box))
+                if (ofCurves && (coversCurve(int(plotIndex), box) || legendBox.intersects(box)))
                     return false;
                 return std::none_of(placed.begin(), placed.end(),
                                     [&](const QRectF& r) { return r.intersects(box); });
             };
             bool fits = false, onRight = wantsRight;
-            for (const bool ofCurves : {true, false}) {
-                for (const bool right : {wantsRight, !wantsRight}) {
-                    if (!fits && free(right, ofCurves)) {
+            double top = frame.top();
+            const double lowest = frame.bottom() - height, step = std::max(1.0, frame.height() / 8.0);
+            for (double y = frame.top(); !fits && y <= lowest; y += step)
+                for (const bool right : {wantsRight, !wantsRight})
+                    if (!fits && free(right, y, true)) {
                         fits = true;
                         onRight = right;
+                        top = y;
                     }
+            for (const bool right : {wantsRight, !wantsRight})
+                if (!fits && free(right, frame.top(), false)) {
+                    fits = true;
+                    onRight = right;
                 }
-            }
             if (fits)
-                placed.emplace_back(onRight ? at.x() : at.x() - width, at.y(), width, height);
+                placed.push_back(boxAt(onRight, top));
             const Qt::Alignment alignment = Qt::AlignTop | (onRight ? Qt::AlignLeft : Qt::AlignRight);
-            if (label->visible() != fits || label->positionAlignment() != alignment) {
+            const double ratio = frame.height() > 0 ? (top - frame.top()) / frame.height() : 0;
+            if (label->visible() != fits || label->positionAlignment() != alignment ||
+                std::abs(label->position->coords().y() - ratio) > 1e-9) {
                 label->setVisible(fits);
                 label->setPositionAlignment(alignment);
+                label->position->setCoords(label->position->coords().x(), ratio);
                 changed = true;
             }
         }
