@@ -55,6 +55,24 @@ Figure fourthPower(bool mirrored)
     return onePlot({s});
 }
 
+// Shows `figure` in `view` at `size` until its layout has settled (renderNow twice) and
+// returns the text item of the marker name `name`, or nullptr.
+QCPItemText* settledMarkerName(PlotView& view, const Figure& figure, QSize size, const QString& name)
+{
+    view.resize(size);
+    view.show();
+    if (!QTest::qWaitForWindowExposed(&view))
+        return nullptr;
+    view.setFigure(figure);
+    view.renderNow();
+    QCoreApplication::processEvents();
+    view.renderNow();
+    for (QCPItemText* t : figureItems<QCPItemText>(view.customPlot()))
+        if (t->text() == name)
+            return t;
+    return nullptr;
+}
+
 } // namespace
 
 class TestPlotAxes : public QObject {
@@ -267,19 +285,8 @@ private slots:
         Figure f = onePlot({s});
         f.plots[0].markers.push_back({"true value", 0.0});
         // A short frame: the name's height is a tenth of the y span, so it would reach y = 1.
-        PlotView shown;
-        PlotView* view = &shown;
-        view->resize(500, 260);
-        view->show();
-        QVERIFY(QTest::qWaitForWindowExposed(view));
-        view->setFigure(f);
-        view->renderNow();
-        QCoreApplication::processEvents();
-        view->renderNow();
-        QCPItemText* label = nullptr;
-        for (QCPItemText* t : figureItems<QCPItemText>(view->customPlot()))
-            if (t->text() == "true value")
-                label = t;
+        PlotView view;
+        QCPItemText* label = settledMarkerName(view, f, QSize(500, 260), "true value");
         QVERIFY(label);
         QVERIFY(label->visible());
         QVERIFY2(label->positionAlignment() & Qt::AlignRight,
@@ -300,17 +307,7 @@ private slots:
         Figure f = onePlot({s});
         f.plots[0].markers.push_back({"C* = 0.497", 0.0});
         PlotView shown;
-        shown.resize(500, 300);
-        shown.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&shown));
-        shown.setFigure(f);
-        shown.renderNow();
-        QCoreApplication::processEvents();
-        shown.renderNow();
-        QCPItemText* label = nullptr;
-        for (QCPItemText* t : figureItems<QCPItemText>(shown.customPlot()))
-            if (t->text() == "C* = 0.497")
-                label = t;
+        QCPItemText* label = settledMarkerName(shown, f, QSize(500, 300), "C* = 0.497");
         QVERIFY(label);
         QVERIFY(label->visible());
         QVERIFY2(label->position->coords().y() > 0, "the name should leave the top of its line");
