@@ -92,6 +92,7 @@ PlotView::PlotView(QWidget* parent) : QWidget(parent), m_plot(new QCustomPlot(th
         syncHiddenViewport();
         m_replotTimer.start();
         m_inReplot = true;
+        m_settledBeforeDraw = false;
     });
     // Legends, tick counts and wrapped labels follow the room the layout gives them. They are
     // fitted after QCustomPlot's layout and before it draws, so that a new figure or a resize
@@ -101,15 +102,19 @@ PlotView::PlotView(QWidget* parent) : QWidget(parent), m_plot(new QCustomPlot(th
     connect(m_plot, &QCustomPlot::afterLayout, this, [this] {
         if (!m_inReplot || m_tickRefitQueued)
             return;
-        for (int pass = 0; pass < 2 && settleToRoom(); ++pass)
-            layOut();
+        for (int pass = 0; pass < 2 && !m_settledBeforeDraw; ++pass) {
+            if (settleToRoom())
+                layOut();
+            else
+                m_settledBeforeDraw = true;
+        }
     });
     connect(m_plot, &QCustomPlot::afterReplot, this, [this] {
         m_inReplot = false;
         m_lastRenderMs = m_replotTimer.nsecsElapsed() * 1e-6;
         // What the two passes before drawing left unsettled is drawn once more, never in a loop.
         if (!m_tickRefitQueued) {
-            if (settleToRoom()) {
+            if (!m_settledBeforeDraw && settleToRoom()) {
                 m_tickRefitQueued = true;
                 m_plot->replot(QCustomPlot::rpQueuedReplot);
             }

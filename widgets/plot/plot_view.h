@@ -361,8 +361,9 @@ private:
     Scale m_scale;
     double m_fontScale = 1;
     bool m_tickRefitQueued = false;
-    bool m_inReplot = false; // between beforeReplot and afterReplot
-    QSize m_placedFor;       // viewport size the legends were last placed for
+    bool m_inReplot = false;          // between beforeReplot and afterReplot
+    bool m_settledBeforeDraw = false; // this replot's layout needed no more fitting (afterLayout)
+    QSize m_placedFor;                // viewport size the legends were last placed for
     int m_builtFlowColumns = 1;
 
     QElapsedTimer m_replotTimer;

@@ -353,21 +353,23 @@ bool PlotView::fitToRoom()
                 return std::none_of(placed.begin(), placed.end(),
                                     [&](const QRectF& r) { return r.intersects(box); });
             };
-            bool fits = false, onRight = wantsRight;
+            bool onRight = wantsRight;
             double top = frame.top();
-            const double lowest = frame.bottom() - height, step = std::max(1.0, frame.height() / 8.0);
-            for (double y = frame.top(); !fits && y <= lowest; y += step)
+            auto placeAt = [&](double y, bool ofCurves) {
                 for (const bool right : {wantsRight, !wantsRight})
-                    if (!fits && free(right, y, true)) {
-                        fits = true;
+                    if (free(right, y, ofCurves)) {
                         onRight = right;
                         top = y;
+                        return true;
                     }
-            for (const bool right : {wantsRight, !wantsRight})
-                if (!fits && free(right, frame.top(), false)) {
-                    fits = true;
-                    onRight = right;
-                }
+                return false;
+            };
+            bool fits = false;
+            const double lowest = frame.bottom() - height, step = std::max(1.0, frame.height() / 8.0);
+            for (double y = frame.top(); !fits && y <= lowest; y += step)
+                fits = placeAt(y, true);
+            if (!fits)
+                fits = placeAt(frame.top(), false);
             if (fits)
                 placed.push_back(boxAt(onRight, top));
             const Qt::Alignment alignment = Qt::AlignTop | (onRight ? Qt::AlignLeft : Qt::AlignRight);
