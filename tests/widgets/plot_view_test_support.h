@@ -15,16 +15,23 @@
 
 namespace evx::plot_test {
 
-inline Series line(const std::string& name, double slope, int n = 50, double offset = 0.0)
+// y = f(x) at n evenly spaced x from -1 to 1.
+template <class F> Series curve(const std::string& name, F f, int n)
 {
     Series s;
     s.name = name;
     for (int i = 0; i < n; ++i) {
         const double x = -1.0 + 2.0 * i / (n - 1);
         s.x.push_back(x);
-        s.y.push_back(offset + slope * x);
+        s.y.push_back(f(x));
     }
     return s;
+}
+
+inline Series line(const std::string& name, double slope, int n = 50, double offset = 0.0)
+{
+    return curve(
+        name, [&](double x) { return offset + slope * x; }, n);
 }
 
 inline Figure onePlot(std::vector<Series> series, const std::string& title = "P")
@@ -79,6 +86,15 @@ template <class T> QList<T*> figureItems(QCustomPlot* plot)
     return result;
 }
 
+// The figure's text item that says `text` (a marker's name), or nullptr.
+inline QCPItemText* figureText(QCustomPlot* plot, const QString& text)
+{
+    for (QCPItemText* t : figureItems<QCPItemText>(plot))
+        if (t->text() == text)
+            return t;
+    return nullptr;
+}
+
 // The hover read-out.
 inline QCPItemText* overlayText(QCustomPlot* plot)
 {
@@ -105,11 +121,11 @@ inline int distinctColours(const QImage& image)
     return colours.size();
 }
 
-// A shown 1000x700 view, laid out and drawn once.
-inline std::unique_ptr<PlotView> shownView(const Figure& figure)
+// A shown view (1000x700 unless said), laid out and drawn once.
+inline std::unique_ptr<PlotView> shownView(const Figure& figure, QSize size = QSize(1000, 700))
 {
     auto view = std::make_unique<PlotView>();
-    view->resize(1000, 700);
+    view->resize(size);
     view->show();
     if (!QTest::qWaitForWindowExposed(view.get()))
         qWarning("window not exposed");

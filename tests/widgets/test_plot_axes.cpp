@@ -55,24 +55,6 @@ Figure fourthPower(bool mirrored)
     return onePlot({s});
 }
 
-// Shows `figure` in `view` at `size` until its layout has settled (renderNow twice) and
-// returns the text item of the marker name `name`, or nullptr.
-QCPItemText* settledMarkerName(PlotView& view, const Figure& figure, QSize size, const QString& name)
-{
-    view.resize(size);
-    view.show();
-    if (!QTest::qWaitForWindowExposed(&view))
-        return nullptr;
-    view.setFigure(figure);
-    view.renderNow();
-    QCoreApplication::processEvents();
-    view.renderNow();
-    for (QCPItemText* t : figureItems<QCPItemText>(view.customPlot()))
-        if (t->text() == name)
-            return t;
-    return nullptr;
-}
-
 } // namespace
 
 class TestPlotAxes : public QObject {
@@ -275,18 +257,14 @@ private slots:
     // right of the line (where a name goes first) and low left of it.
     void markerNameAvoidsTheCurves()
     {
-        Series s;
-        s.name = "step";
-        for (int i = 0; i <= 200; ++i) {
-            const double x = -1 + i / 100.0;
-            s.x.push_back(x);
-            s.y.push_back(x > 0.02 ? 1.0 : 0.0);
-        }
-        Figure f = onePlot({s});
+        Figure f = onePlot({curve(
+            "step", [](double x) { return x > 0.02 ? 1.0 : 0.0; }, 201)});
         f.plots[0].markers.push_back({"true value", 0.0});
         // A short frame: the name's height is a tenth of the y span, so it would reach y = 1.
-        PlotView view;
-        QCPItemText* label = settledMarkerName(view, f, QSize(500, 260), "true value");
+        auto view = shownView(f, QSize(500, 260));
+        QCoreApplication::processEvents();
+        view->renderNow();
+        QCPItemText* label = figureText(view->customPlot(), "true value");
         QVERIFY(label);
         QVERIFY(label->visible());
         QVERIFY2(label->positionAlignment() & Qt::AlignRight,
@@ -297,21 +275,18 @@ private slots:
     // goes lower down the line, where it covers no point of the curve (bnn-identifiability's C*).
     void markerNameAtAPeakMovesDownTheLine()
     {
-        Series s;
-        s.name = "parabola";
-        for (int i = 0; i <= 200; ++i) {
-            const double x = -1 + i / 100.0;
-            s.x.push_back(x);
-            s.y.push_back(1 - x * x);
-        }
+        const Series s = curve(
+            "parabola", [](double x) { return 1 - x * x; }, 201);
         Figure f = onePlot({s});
         f.plots[0].markers.push_back({"C* = 0.497", 0.0});
-        PlotView shown;
-        QCPItemText* label = settledMarkerName(shown, f, QSize(500, 300), "C* = 0.497");
+        auto view = shownView(f, QSize(500, 300));
+        QCoreApplication::processEvents();
+        view->renderNow();
+        QCPItemText* label = figureText(view->customPlot(), "C* = 0.497");
         QVERIFY(label);
         QVERIFY(label->visible());
         QVERIFY2(label->position->coords().y() > 0, "the name should leave the top of its line");
-        const QCPAxisRect* rect = shown.customPlot()->axisRect();
+        const QCPAxisRect* rect = view->customPlot()->axisRect();
         const QRectF box(label->topLeft->pixelPosition(), label->bottomRight->pixelPosition());
         for (std::size_t k = 0; k < s.x.size(); ++k) {
             const QPointF at(rect->axis(QCPAxis::atBottom)->coordToPixel(s.x[k]),
