@@ -3,6 +3,7 @@
 // Runs on the offscreen platform.
 
 #include "plot/plot_view.h"
+#include "plot/rich_text.h"
 #include "plot_view_test_support.h"
 
 #include <qcustomplot.h>
@@ -393,6 +394,50 @@ private slots:
 
     // Six plots in a scroll area 300 px high (a 1280 x 720 window) get rows of at least
     // PlotView::kLeastFrameEms ems of frame: the view scrolls instead of crushing every frame.
+    // Titles and legend names remember the sizes QCustomPlot measures for them: the sizes
+    // must follow every change of text, font or margins, as the plain elements' do.
+    void rememberedSizesFollowTextFontAndMargins()
+    {
+        QCustomPlot plot;
+        RichTextElement rich(&plot, QStringLiteral("a title"), QFont(QStringLiteral("DejaVu Sans"), 10));
+        QCPTextElement plain(&plot, QStringLiteral("a title"), QFont(QStringLiteral("DejaVu Sans"), 10));
+        auto same = [&] {
+            const QCPLayoutElement& r = rich;
+            const QCPLayoutElement& p = plain;
+            QCOMPARE(r.minimumOuterSizeHint(), p.minimumOuterSizeHint());
+            QCOMPARE(r.maximumOuterSizeHint(), p.maximumOuterSizeHint());
+        };
+        same();
+        const QSize before = static_cast<const QCPLayoutElement&>(rich).minimumOuterSizeHint();
+        for (QCPTextElement* e : {static_cast<QCPTextElement*>(&rich), &plain})
+            e->setText(QStringLiteral("a much longer title\nover two lines"));
+        same();
+        QVERIFY(static_cast<const QCPLayoutElement&>(rich).minimumOuterSizeHint().height() > before.height());
+        for (QCPTextElement* e : {static_cast<QCPTextElement*>(&rich), &plain})
+            e->setFont(QFont(QStringLiteral("DejaVu Sans"), 16));
+        same();
+        for (QCPTextElement* e : {static_cast<QCPTextElement*>(&rich), &plain})
+            e->setMargins(QMargins(3, 9, 5, 11));
+        same();
+
+        QCPGraph* graph = plot.addGraph();
+        graph->setName(QStringLiteral("σ_ε² estimate"));
+        RichLegendItem item(plot.legend, graph);
+        QCPPlottableLegendItem plainItem(plot.legend, graph);
+        auto sameItem = [&] {
+            QCOMPARE(static_cast<const QCPLayoutElement&>(item).minimumOuterSizeHint(),
+                     static_cast<const QCPLayoutElement&>(plainItem).minimumOuterSizeHint());
+        };
+        sameItem();
+        graph->setName(QStringLiteral("a longer name for the same graph"));
+        sameItem();
+        plot.legend->setIconSize(40, 25);
+        sameItem();
+        item.setFont(QFont(QStringLiteral("DejaVu Sans"), 15));
+        plainItem.setFont(item.font());
+        sameItem();
+    }
+
     void manyRowsScrollRatherThanCrush()
     {
         std::vector<Series> one{line("a", 1.0)};

@@ -5,6 +5,7 @@
 #include <QAbstractTextDocumentLayout>
 #include <QFontMetricsF>
 #include <QHash>
+#include <QImage>
 #include <QTextDocument>
 
 #include <algorithm>
@@ -29,24 +30,66 @@ std::unique_ptr<QTextDocument> document(const QString& markup, const QFont& font
     return doc;
 }
 
+// A document laid out for a raster device (the plot's paint buffers, a PNG export), kept for
+// this thread: building and laying out the rich labels afresh at every replot was 8 % of a
+// ue-drop-ball step. Its layout device is a 1 × 1 image at the device's resolution, which
+// outlives the buffer it was first drawn on. Vector devices (PDF, SVG) get a document of
+// their own each time; null for them.
+const QTextDocument* rasterDocument(const QString& markup, const QFont& font, QPaintDevice* device,
+                                    Qt::Alignment lines)
+{
+    if (!device || (device->devType() != QInternal::Pixmap && device->devType() != QInternal::Image))
+        return nullptr;
+    struct Laid {
+        QImage metrics;
+        std::unique_ptr<QTextDocument> doc;
+    };
+    thread_local QHash<QString, std::shared_ptr<Laid>> laid;
+    const int dpiX = device->logicalDpiX(), dpiY = device->logicalDpiY();
+    const QString key =
+        QStringLiteral("%1,%2,%3,").arg(dpiX).arg(dpiY).arg(int(lines)) + font.key() + QChar(0x1f) + markup;
+    if (const auto it = laid.constFind(key); it != laid.constEnd())
+        return (*it)->doc.get();
+    if (laid.size() >= 512)
+        laid.clear();
+    auto entry = std::make_shared<Laid>();
+    entry->metrics = QImage(1, 1, QImage::Format_ARGB32_Premultiplied);
+    entry->metrics.setDotsPerMeterX(qRound(dpiX / 0.0254));
+    entry->metrics.setDotsPerMeterY(qRound(dpiY / 0.0254));
+    entry->doc = document(markup, font, &entry->metrics, lines);
+    laid.insert(key, entry);
+    return entry->doc.get();
+}
+
+// A size measured for key (font, text and whatever else the measure reads; each caller
+// starts its keys with its own tag), kept for this thread: the screen's metrics do not change
+// while the process runs.
+template <class Size, class Measure> Size remembered(const QString& key, Measure measure)
+{
+    thread_local QHash<QString, Size> sizes;
+    if (const auto it = sizes.constFind(key); it != sizes.constEnd())
+        return *it;
+    if (sizes.size() >= 8192)
+        sizes.clear();
+    const Size size = measure();
+    sizes.insert(key, size);
+    return size;
+}
+
+QString marginsKey(const QMargins& m)
+{
+    return QStringLiteral("%1,%2,%3,%4").arg(m.left()).arg(m.top()).arg(m.right()).arg(m.bottom());
+}
+
 } // namespace
 
 QSizeF plainTextSize(const QFont& font, const QString& text)
 {
     // Fitting ticks measures every candidate label of every axis on every layout: shaping
-    // them again was 9 % of a slider step in ue-drop-ball. A size depends on the font and the
-    // text alone (at the screen's dpi, which the process keeps); the GUI thread is the one
-    // that measures, but any other gets its own cache.
-    thread_local QHash<QString, QSizeF> sizes;
-    const QString key = font.key() + QChar(0x1f) + text;
-    if (const auto it = sizes.constFind(key); it != sizes.constEnd())
-        return *it;
-    if (sizes.size() >= 8192)
-        sizes.clear();
-    const QSizeF size =
-        QFontMetricsF(font).boundingRect(QRectF(), Qt::TextDontClip | Qt::AlignCenter, text).size();
-    sizes.insert(key, size);
-    return size;
+    // them again was 9 % of a slider step in ue-drop-ball.
+    return remembered<QSizeF>(QStringLiteral("plain") + font.key() + QChar(0x1f) + text, [&] {
+        return QFontMetricsF(font).boundingRect(QRectF(), Qt::TextDontClip | Qt::AlignCenter, text).size();
+    });
 }
 
 bool hasRichScripts(const QString& markup)
@@ -84,13 +127,19 @@ QSizeF richTextSize(const QString& markup, const QFont& font)
 {
     if (!hasRichScripts(markup))
         return plainTextSize(font, markup);
-    return document(markup, font, nullptr)->size();
+    return remembered<QSizeF>(QStringLiteral("rich") + font.key() + QChar(0x1f) + markup,
+                              [&] { return document(markup, font, nullptr)->size(); });
 }
 
 void drawRichText(QPainter* painter, const QRectF& box, const QString& markup, const QFont& font,
                   const QColor& colour, Qt::Alignment lines)
 {
-    auto doc = document(markup, font, painter->device(), lines);
+    std::unique_ptr<QTextDocument> own;
+    const QTextDocument* doc = rasterDocument(markup, font, painter->device(), lines);
+    if (!doc) {
+        own = document(markup, font, painter->device(), lines);
+        doc = own.get();
+    }
     const QSizeF size = doc->size();
     QAbstractTextDocumentLayout::PaintContext context;
     context.palette.setColor(QPalette::Text, colour);
@@ -191,6 +240,20 @@ void RichTextElement::draw(QCPPainter* painter)
     drawRichText(painter, mRect, mText, font, mSelected ? mSelectedTextColor : mTextColor);
 }
 
+QSize RichTextElement::minimumOuterSizeHint() const
+{
+    const QString key = QStringLiteral("min") + mFont.key() + QChar(0x1f) + marginsKey(mMargins) +
+                        QChar(0x1f) + QString::number(mTextFlags) + QChar(0x1f) + mText;
+    return remembered<QSize>(key, [this] { return QCPTextElement::minimumOuterSizeHint(); });
+}
+
+QSize RichTextElement::maximumOuterSizeHint() const
+{
+    const QString key = QStringLiteral("max") + mFont.key() + QChar(0x1f) + marginsKey(mMargins) +
+                        QChar(0x1f) + QString::number(mTextFlags) + QChar(0x1f) + mText;
+    return remembered<QSize>(key, [this] { return QCPTextElement::maximumOuterSizeHint(); });
+}
+
 void RichItemText::draw(QCPPainter* painter)
 {
     if (!hasRichScripts(mText) || !qFuzzyIsNull(mRotation)) {
@@ -243,6 +306,20 @@ void RichLegendItem::draw(QCPPainter* painter)
                         plain.height()),
                  name, getFont(), getTextColor());
     painter->restore();
+}
+
+QSize RichLegendItem::minimumOuterSizeHint() const
+{
+    if (!mPlottable)
+        return QCPPlottableLegendItem::minimumOuterSizeHint();
+    const QSize icon = mParentLegend->iconSize();
+    const QString key = QStringLiteral("legend%1x%2+%3,")
+                            .arg(icon.width())
+                            .arg(icon.height())
+                            .arg(mParentLegend->iconTextPadding()) +
+                        getFont().key() + QChar(0x1f) + marginsKey(mMargins) + QChar(0x1f) +
+                        mPlottable->name();
+    return remembered<QSize>(key, [this] { return QCPPlottableLegendItem::minimumOuterSizeHint(); });
 }
 
 } // namespace evx

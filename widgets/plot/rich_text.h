@@ -56,6 +56,10 @@ public:
 
 protected:
     void draw(QCPPainter* painter) override;
+    // QCustomPlot's sizes, remembered per font, text and margins: each layout pass asks every
+    // nested grid for them, and each answer shaped the title again (7 % of a ue-drop-ball step).
+    QSize minimumOuterSizeHint() const override;
+    QSize maximumOuterSizeHint() const override;
 };
 
 // A text item (a marker's name, the hover read-out) whose text may have scripts: its box is
@@ -77,6 +81,7 @@ public:
 
 protected:
     void draw(QCPPainter* painter) override;
+    QSize minimumOuterSizeHint() const override; // remembered, as RichTextElement's
 };
 
 } // namespace evx
