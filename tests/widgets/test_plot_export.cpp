@@ -78,7 +78,8 @@ private slots:
         }
         QCOMPARE(plottablesOf<QCPGraph>(view->axisRect(0)).size(), 5);
 
-        // Hover read-out: an overlay-layer replot per mouse move, no full replot.
+        // Hover read-out: the first move gives the overlay a buffer of its own (one full
+        // replot), every later one repaints that layer alone.
         QSignalSpy replots(view->customPlot(), &QCustomPlot::afterReplot);
         const QRect area = view->axisRect(0)->rect();
         QElapsedTimer t;
@@ -90,7 +91,7 @@ private slots:
             QApplication::sendEvent(view->customPlot(), &move);
         }
         qDebug("hover read-out: %.3f ms per mouse move", t.nsecsElapsed() * 1e-6 / 50);
-        QCOMPARE(replots.count(), 0);
+        QCOMPARE(replots.count(), 1);
     }
 
     void toImageDoesNotDisturbScreen()

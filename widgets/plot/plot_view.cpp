@@ -84,11 +84,16 @@ PlotView::PlotView(QWidget* parent) : QWidget(parent), m_plot(new QCustomPlot(th
                          QCustomPlot::limAbove);
         m_overlay = m_plot->layer(QStringLiteral("overlay"));
     }
-    m_overlay->setMode(QCPLayer::lmBuffered);
+    // The overlay (hover read-out) is a buffer of its own only while the read-out shows, so that
+    // a mouse move repaints it alone; otherwise it shares the figure's buffer: a second
+    // window-sized buffer to clear and composite was a sixth of every replot (issue 13).
+    m_overlay->setMode(QCPLayer::lmLogical);
     m_plot->addLayer(QStringLiteral("ghosts"), m_plot->layer(QStringLiteral("main")), QCustomPlot::limBelow);
     m_ghostLayer = m_plot->layer(QStringLiteral("ghosts"));
 
     connect(m_plot, &QCustomPlot::beforeReplot, this, [this] {
+        if (m_hoverPlot < 0 && m_overlay->mode() == QCPLayer::lmBuffered)
+            m_overlay->setMode(QCPLayer::lmLogical); // regrouped by this replot
         syncHiddenViewport();
         m_replotTimer.start();
         m_inReplot = true;

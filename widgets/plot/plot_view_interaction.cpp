@@ -297,7 +297,10 @@ void PlotView::updateHover(const QPointF& pos)
     m_hoverText->setVisible(true);
     m_hoverPlot = index;
     m_hoverPos = pos;
-    m_overlay->replot(); // only the overlay layer: no full replot per mouse move
+    // Made a buffer of its own when the read-out appears (one full replot); from then on a
+    // mouse move repaints the overlay layer alone.
+    m_overlay->setMode(QCPLayer::lmBuffered);
+    m_overlay->replot();
 }
 
 void PlotView::hideHover()
