@@ -99,6 +99,31 @@ private slots:
             QVERIFY(plot->toPixmap().save(path)); // to look at
     }
 
+    // The read-out's layer is a buffer of its own only while it shows: the window must show it,
+    // then lose it, and look as before once the layer has been merged back.
+    void hoverOverlayComesAndGoes()
+    {
+        auto view = shownView(onePlot({line("a", 1, 51)}));
+        QCustomPlot* plot = view->customPlot();
+        view->renderNow();
+        const QImage before = plot->grab().toImage();
+        const QPoint at = centreOf(view->axisRect(0)) + QPoint(37, 0);
+        QMouseEvent move(QEvent::MouseMove, at, plot->mapToGlobal(QPointF(at)), Qt::NoButton, Qt::NoButton,
+                         {});
+        QApplication::sendEvent(plot, &move);
+        QCOMPARE(plot->layer(QStringLiteral("overlay"))->mode(), QCPLayer::lmBuffered);
+        const QImage hovered = plot->grab().toImage();
+        QVERIFY(overlayText(plot) && overlayText(plot)->visible());
+        QVERIFY(hovered != before); // the line, the tracer and the box are on screen
+
+        QEvent leave(QEvent::Leave);
+        QApplication::sendEvent(plot, &leave);
+        QCOMPARE(plot->grab().toImage(), before);
+        view->renderNow(); // the next replot merges the layer back
+        QCOMPARE(plot->layer(QStringLiteral("overlay"))->mode(), QCPLayer::lmLogical);
+        QCOMPARE(plot->grab().toImage(), before);
+    }
+
     void figureArrivingMidDragKeepsPan()
     {
         auto view = shownView(onePlot({line("a", 1)}));
