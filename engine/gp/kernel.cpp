@@ -37,6 +37,35 @@ bool uniformGrid(const Eigen::MatrixXd& g, double& lo, double& h)
     return true;
 }
 
+// Whether the rows of a two-column g are the product of two uniform grids, x fastest: row
+// iy·kx + ix is (loX + ix·hX, loY + iy·hY), as acquisition and map grids over a box are built.
+struct ProductGrid {
+    double loX = 0, hX = 0, loY = 0, hY = 0;
+    Eigen::Index kx = 0, ky = 0;
+};
+bool productGrid(const Eigen::MatrixXd& g, ProductGrid& p)
+{
+    const Eigen::Index m = g.rows();
+    if (g.cols() != 2 || m < kMinGridPoints * kMinGridPoints)
+        return false;
+    p.kx = 1;
+    while (p.kx < m && g(p.kx, 1) == g(0, 1))
+        ++p.kx;
+    if (p.kx < kMinGridPoints || m % p.kx != 0)
+        return false;
+    p.ky = m / p.kx;
+    const Eigen::MatrixXd xs = g.col(0).head(p.kx);
+    Eigen::MatrixXd ys(p.ky, 1);
+    for (Eigen::Index iy = 0; iy < p.ky; ++iy)
+        ys(iy, 0) = g(iy * p.kx, 1);
+    if (!uniformGrid(xs, p.loX, p.hX) || !uniformGrid(ys, p.loY, p.hY))
+        return false;
+    for (Eigen::Index r = 0; r < m; ++r)
+        if (g(r, 0) != xs(r % p.kx, 0) || g(r, 1) != ys(r / p.kx, 0))
+            return false;
+    return true;
+}
+
 // exp(−t_j²/2) with t_j = (x_i − lo − j h)/w, the Gaussian kernel against a uniform grid,
 // mostly without exponentials: e_{j+1} = e_j·r_j with r_j = exp(t_j δ − δ²/2), δ = h/w, and
 // r_{j+1} = r_j·exp(−δ²). Exponentials (Eigen's, vectorised over the points) only at the first
@@ -117,6 +146,19 @@ Eigen::MatrixXd Kernel::matrix(const Eigen::MatrixXd& a, const Eigen::MatrixXd& 
             return diagonal() * gaussianToGrid(a.col(0), lo, h, b.rows(), m_w[0]);
         if (uniformGrid(a, lo, h))
             return diagonal() * gaussianToGrid(b.col(0), lo, h, a.rows(), m_w[0]).transpose();
+    }
+    ProductGrid grid;
+    if (m_kind == KernelKind::Gaussian && m_w.size() == 2 && a.cols() == 2 && productGrid(b, grid)) {
+        // The kernel factorises over the axes: one row against a kx × ky grid takes kx + ky
+        // exponentials (by the recurrence above, fewer still), not kx·ky. Active BQ's variance
+        // reduction over its 31 × 31 grid spent a quarter of bq-2d-marginal's time here.
+        const Eigen::MatrixXd ex = gaussianToGrid(a.col(0), grid.loX, grid.hX, grid.kx, m_w[0]);
+        const Eigen::MatrixXd ey = gaussianToGrid(a.col(1), grid.loY, grid.hY, grid.ky, m_w[1]);
+        Eigen::MatrixXd k(a.rows(), b.rows());
+        for (Eigen::Index iy = 0; iy < grid.ky; ++iy)
+            for (Eigen::Index ix = 0; ix < grid.kx; ++ix)
+                k.col(iy * grid.kx + ix) = diagonal() * ex.col(ix).cwiseProduct(ey.col(iy));
+        return k;
     }
     if (m_kind == KernelKind::Gaussian) {
         // Squared scaled distances first, then one vectorised exp over the whole matrix:

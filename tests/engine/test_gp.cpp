@@ -220,6 +220,39 @@ private slots:
         }
     }
 
+    // A 2-D product grid (x fastest, as active BQ's acquisition grid) takes the factorised path;
+    // every entry must still be the direct evaluation, also far from the grid and on it, and a
+    // grid with one point moved must give the same to the entries it shares.
+    void gaussianKernelAgainstAProductGridMatchesDirectEvaluation()
+    {
+        const Kernel k(KernelKind::Gaussian, 1.7, Eigen::Vector2d(0.3, 0.05));
+        const int kx = 31, ky = 23;
+        Eigen::MatrixXd grid(kx * ky, 2);
+        for (int iy = 0; iy < ky; ++iy)
+            for (int ix = 0; ix < kx; ++ix)
+                grid.row(iy * kx + ix) << -1.5 + 3.0 * ix / (kx - 1), 2 * (2.0 * iy / (ky - 1) - 1);
+        Eigen::MatrixXd x(40, 2);
+        x.col(0) = randomPoints(40, 1, -3, 3, 12);
+        x.col(1) = randomPoints(40, 1, -3, 3, 13);
+        x.row(0) << 40, 0;       // far beyond the grid in x
+        x.row(1) << 0, -35;      // and in y
+        x.row(2) = grid.row(77); // on a grid point
+        Eigen::MatrixXd moved = grid;
+        moved(100, 0) += 1e-3; // no longer a product grid: the general path
+        const Eigen::MatrixXd km = k.matrix(x, grid), general = k.matrix(x, moved);
+        for (int i = 0; i < x.rows(); ++i)
+            for (int j = 0; j < grid.rows(); ++j) {
+                const double direct =
+                    k(&Eigen::RowVector2d(x.row(i))(0), &Eigen::RowVector2d(grid.row(j))(0));
+                QVERIFY2(
+                    std::fabs(km(i, j) - direct) <= 1e-12 * direct + 1e-15 * k.diagonal(),
+                    qPrintable(QString("row %1, grid %2: %3 vs %4").arg(i).arg(j).arg(km(i, j)).arg(direct)));
+                if (j != 100)
+                    QVERIFY(std::fabs(general(i, j) - direct) <= 1e-12 * direct + 1e-15 * k.diagonal());
+            }
+        QCOMPARE(km(2, 77), k.diagonal());
+    }
+
     void fixedPointPredictionsFollowTheGp()
     {
         // A grid predictor follows one GP through appends (its rows updated), a refit at a new
