@@ -7,6 +7,7 @@
 #include <QHash>
 #include <QImage>
 #include <QTextDocument>
+#include <QThread>
 
 #include <algorithm>
 #include <memory>
@@ -30,21 +31,30 @@ std::unique_ptr<QTextDocument> document(const QString& markup, const QFont& font
     return doc;
 }
 
-// A document laid out for a raster device (the plot's paint buffers, a PNG export), kept for
-// this thread: building and laying out the rich labels afresh at every replot was 8 % of a
-// ue-drop-ball step. Its layout device is a 1 × 1 image at the device's resolution, which
-// outlives the buffer it was first drawn on. Vector devices (PDF, SVG) get a document of
-// their own each time; null for them.
-const QTextDocument* rasterDocument(const QString& markup, const QFont& font, QPaintDevice* device,
-                                    Qt::Alignment lines)
+// Documents laid out for raster devices (the plot's paint buffers, a PNG export), kept per
+// plot: building and laying out the rich labels afresh at every replot was 8 % of a
+// ue-drop-ball step. A document's layout device is a 1 × 1 image at the device's resolution,
+// which outlives the buffer it was first drawn on; the documents go with their plot, so none
+// outlives the application's fonts. Vector devices (PDF, SVG), other threads and drawings
+// without a plot get null: a document of their own each time.
+const QTextDocument* rasterDocument(QObject* plot, const QString& markup, const QFont& font,
+                                    QPaintDevice* device, Qt::Alignment lines)
 {
-    if (!device || (device->devType() != QInternal::Pixmap && device->devType() != QInternal::Image))
+    if (!plot || QThread::currentThread() != plot->thread() || !device ||
+        (device->devType() != QInternal::Pixmap && device->devType() != QInternal::Image))
         return nullptr;
     struct Laid {
         QImage metrics;
         std::unique_ptr<QTextDocument> doc;
     };
-    thread_local QHash<QString, std::shared_ptr<Laid>> laid;
+    using Documents = QHash<QString, std::shared_ptr<Laid>>;
+    thread_local QHash<const QObject*, Documents> perPlot;
+    auto owned = perPlot.find(plot);
+    if (owned == perPlot.end()) {
+        owned = perPlot.insert(plot, {});
+        QObject::connect(plot, &QObject::destroyed, [plot] { perPlot.remove(plot); });
+    }
+    Documents& laid = *owned;
     const int dpiX = device->logicalDpiX(), dpiY = device->logicalDpiY();
     const QString key =
         QStringLiteral("%1,%2,%3,").arg(dpiX).arg(dpiY).arg(int(lines)) + font.key() + QChar(0x1f) + markup;
@@ -132,10 +142,10 @@ QSizeF richTextSize(const QString& markup, const QFont& font)
 }
 
 void drawRichText(QPainter* painter, const QRectF& box, const QString& markup, const QFont& font,
-                  const QColor& colour, Qt::Alignment lines)
+                  const QColor& colour, Qt::Alignment lines, QObject* plot)
 {
     std::unique_ptr<QTextDocument> own;
-    const QTextDocument* doc = rasterDocument(markup, font, painter->device(), lines);
+    const QTextDocument* doc = rasterDocument(plot, markup, font, painter->device(), lines);
     if (!doc) {
         own = document(markup, font, painter->device(), lines);
         doc = own.get();
@@ -208,7 +218,7 @@ void RichAxis::draw(QCPPainter* painter)
     else if (mAxisType == atRight)
         painter->rotate(90);
     drawRichText(painter, QRectF(-plain.width() / 2, -plain.height() / 2, plain.width(), plain.height()),
-                 markup, mLabelFont, mLabelColor);
+                 markup, mLabelFont, mLabelColor, Qt::AlignHCenter, mParentPlot);
     painter->restore();
 }
 
@@ -237,7 +247,8 @@ void RichTextElement::draw(QCPPainter* painter)
         return;
     }
     const QFont font = mSelected ? mSelectedFont : mFont;
-    drawRichText(painter, mRect, mText, font, mSelected ? mSelectedTextColor : mTextColor);
+    drawRichText(painter, mRect, mText, font, mSelected ? mSelectedTextColor : mTextColor, Qt::AlignHCenter,
+                 mParentPlot);
 }
 
 QSize RichTextElement::minimumOuterSizeHint() const
@@ -279,7 +290,7 @@ void RichItemText::draw(QCPPainter* painter)
     const double left = lines & Qt::AlignLeft ? at.x() : at.x() + (plain.width() - rich.width()) / 2;
     painter->save();
     drawRichText(painter, QRectF(left, at.y(), rich.width(), plain.height()), mText, font, mainColor(),
-                 lines & Qt::AlignLeft ? Qt::AlignLeft : Qt::AlignHCenter);
+                 lines & Qt::AlignLeft ? Qt::AlignLeft : Qt::AlignHCenter, mParentPlot);
     painter->restore();
 }
 
@@ -304,7 +315,7 @@ void RichLegendItem::draw(QCPPainter* painter)
     drawRichText(painter,
                  QRectF(mRect.x() + icon.width() + mParentLegend->iconTextPadding(), mRect.y(), rich.width(),
                         plain.height()),
-                 name, getFont(), getTextColor());
+                 name, getFont(), getTextColor(), Qt::AlignHCenter, mParentPlot);
     painter->restore();
 }
 

@@ -28,9 +28,10 @@ QString richLabelPlainText(const QString& markup);
 // The size markup takes when drawn in font; for a label without scripts, the plain text's.
 QSizeF richTextSize(const QString& markup, const QFont& font);
 // Draws markup centred in box (lines centred on each other, or as `lines` aligns them) on
-// painter's device.
+// painter's device. With the plot it is drawn for, its layout is kept (with the plot) for the
+// next raster drawing.
 void drawRichText(QPainter* painter, const QRectF& box, const QString& markup, const QFont& font,
-                  const QColor& colour, Qt::Alignment lines = Qt::AlignHCenter);
+                  const QColor& colour, Qt::Alignment lines = Qt::AlignHCenter, QObject* plot = nullptr);
 
 // Where QCustomPlot's axis painter puts a label of labelSize (along × across the axis): the
 // box below (beside) the tick labels, unrotated for a vertical axis as it appears on the page.
