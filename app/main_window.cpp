@@ -5,6 +5,7 @@
 #include "exporter.h"
 #include "params/parameter_panel.h"
 #include "plot/plot_view.h"
+#include "plot/rich_text.h"
 #include "reading_guide_dialog.h"
 #include "runner.h"
 #include "scenarios/registry.h"
@@ -304,17 +305,21 @@ void MainWindow::showTables(const std::vector<Table>& tables)
             m_bottomTabs->removeTab(index);
         return;
     }
+    // Table text is figure text: its markup (NCAI_λ, σ_ε²) drawn with scripts, as in the plots.
+    auto rich = [](const std::string& text, bool keepSpaces = true) {
+        return richLabelHtml(QString::fromStdString(text), keepSpaces);
+    };
     QString html;
     for (const Table& t : tables) {
-        html += "<p><b>" + QString::fromStdString(t.title).toHtmlEscaped() + "</b></p>";
+        html += "<p><b>" + rich(t.title, false) + "</b></p>";
         html += "<table cellspacing='0' cellpadding='4' border='1' style='border-collapse: collapse'><tr>";
         for (const std::string& c : t.columns)
-            html += "<th>" + QString::fromStdString(c).toHtmlEscaped() + "</th>";
+            html += "<th>" + rich(c) + "</th>";
         html += "</tr>";
         for (const auto& row : t.rows) {
             html += "<tr>";
             for (const std::string& cell : row)
-                html += "<td align='right'>" + QString::fromStdString(cell).toHtmlEscaped() + "</td>";
+                html += "<td align='right'>" + rich(cell) + "</td>";
             html += "</tr>";
         }
         html += "</table>";

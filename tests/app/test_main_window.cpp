@@ -191,6 +191,10 @@ private slots:
         const auto* view = qobject_cast<QTextBrowser*>(w.bottomTabs()->widget(index));
         QVERIFY(view);
         QVERIFY(view->toPlainText().contains(QString::fromStdString(w.currentFigure().tables.at(0).title)));
+        // Column names with markup ("p(y_k)") are drawn with subscripts, as the plots draw them.
+        QVERIFY2(!view->toPlainText().contains("y_k"), qPrintable(view->toPlainText()));
+        QVERIFY(view->toPlainText().contains("p(yk)"));
+        QVERIFY(view->toHtml().contains("vertical-align:sub"));
         w.openScenario("ue-gaussian");
         QVERIFY(settle(w, shown));
         QVERIFY(!tabTitles().contains("Tables"));

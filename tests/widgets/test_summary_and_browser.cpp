@@ -5,9 +5,12 @@
 #include "summary/summary_table.h"
 
 #include <QAction>
+#include <QBuffer>
 #include <QClipboard>
 #include <QGuiApplication>
+#include <QPainter>
 #include <QSignalSpy>
+#include <QSvgGenerator>
 #include <QTest>
 
 #include <limits>
@@ -57,6 +60,7 @@ private slots:
     void consistencyKeysAreColoured_data();
     void consistencyKeysAreColoured();
     void warningsFollowAsRows();
+    void quantityNamesDrawScripts();
     void newSummaryReplacesOld();
     void ctrlCCopiesSelectionAsTsv();
     void copyAllIncludesHeaderAndWarnings();
@@ -165,6 +169,36 @@ void TestSummaryAndBrowser::warningsFollowAsRows()
     QCOMPARE(table.columnSpan(6, 0), 2);
     const QColor colour = table.item(5, 0)->foreground().color();
     QVERIFY(colour.red() > colour.green() && colour.green() > colour.blue()); // orange
+}
+
+// "mi_x_z" reads "MI(x; μ_z)": drawn with a subscript z, not the markup; a warning naming a
+// parameter (sigma_obs) is drawn as written. Copies keep the markup.
+void TestSummaryAndBrowser::quantityNamesDrawScripts()
+{
+    SummaryTable table;
+    Summary summary;
+    summary.set("mi_x_z", 0.25);
+    table.setSummary(summary, {"sigma_obs is below its floor"});
+    table.resize(420, 160);
+    table.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&table));
+    QCOMPARE(table.nameText("mi_x_z"), QString::fromUtf8("MI(x; μ_z)"));
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    QSvgGenerator svg;
+    svg.setOutputDevice(&buffer);
+    svg.setSize(table.size());
+    QPainter painter;
+    QVERIFY(painter.begin(&svg));
+    table.render(&painter);
+    painter.end();
+    const QString drawn = QString::fromUtf8(bytes);
+    QVERIFY2(!drawn.contains(QString::fromUtf8("μ_z")), "raw markup in the Quantity column");
+    QVERIFY2(drawn.contains(QStringLiteral("MI(x; ")), "the name is not drawn");
+    QVERIFY2(drawn.contains(QStringLiteral(">z</text>")), "no subscript z of its own");
+    QVERIFY2(drawn.contains(QStringLiteral("sigma_obs is below its floor")),
+             "the warning is not drawn as written");
 }
 
 void TestSummaryAndBrowser::newSummaryReplacesOld()

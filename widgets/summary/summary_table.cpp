@@ -1,11 +1,16 @@
 #include "summary/summary_table.h"
 
+#include "plot/rich_text.h"
+
 #include <QAction>
+#include <QApplication>
 #include <QClipboard>
 #include <QGuiApplication>
 #include <QHeaderView>
 #include <QKeyEvent>
 #include <QLocale>
+#include <QPainter>
+#include <QStyledItemDelegate>
 
 #include <cmath>
 #include <set>
@@ -24,10 +29,46 @@ bool isConsistencyKey(const QString& key)
     return key.endsWith(QLatin1String(".consistent"));
 }
 
+// A Quantity whose name has scripts ("MI(x; μ_z)") drawn with them, as the plots draw their
+// labels; the item keeps the markup, which is what Copy puts on the clipboard. Warning rows
+// (no key) are sentences that may name parameters such as sigma_obs: drawn as written.
+class RichNameDelegate : public QStyledItemDelegate {
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+    void paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const override
+    {
+        const QString text = index.data(Qt::DisplayRole).toString();
+        if (!index.data(kKeyRole).isValid() || !hasRichScripts(text)) {
+            QStyledItemDelegate::paint(painter, option, index);
+            return;
+        }
+        QStyleOptionViewItem o(option);
+        initStyleOption(&o, index);
+        o.text.clear(); // background, selection and focus as usual; the text below
+        const QWidget* view = o.widget;
+        QStyle* style = view ? view->style() : QApplication::style();
+        style->drawControl(QStyle::CE_ItemViewItem, &o, painter, view);
+        const QRect area = style->subElementRect(QStyle::SE_ItemViewItemText, &o, view);
+        const int margin = style->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, view) + 1;
+        const QSizeF size = richTextSize(text, o.font);
+        const bool selected = o.state & QStyle::State_Selected;
+        painter->save();
+        painter->setClipRect(area);
+        drawRichText(painter,
+                     QRectF(area.left() + margin, area.center().y() + 0.5 - size.height() / 2, size.width(),
+                            size.height()),
+                     text, o.font, o.palette.color(selected ? QPalette::HighlightedText : QPalette::Text),
+                     Qt::AlignLeft);
+        painter->restore();
+    }
+};
+
 } // namespace
 
 SummaryTable::SummaryTable(QWidget* parent) : QTableWidget(0, 2, parent)
 {
+    setItemDelegateForColumn(0, new RichNameDelegate(this));
     setHorizontalHeaderLabels({tr("Quantity"), tr("Value")});
     verticalHeader()->hide();
     horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
