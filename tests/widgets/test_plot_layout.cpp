@@ -438,6 +438,38 @@ private slots:
         sameItem();
     }
 
+    // A short, wide window: the plot whose legend goes below its frame must not get a flatter
+    // frame than the plots beside it (QCustomPlot shares the height equally between rows, legend
+    // and all; at 1280 x 720 bnn-identifiability's middle frame was 45 px, the others 70).
+    void aLegendBelowDoesNotFlattenItsFrame()
+    {
+        Figure f;
+        f.plots.push_back(onePlot({line("a", 1.0)}, "top").plots.front());
+        std::vector<Series> many;
+        for (int i = 0; i < 5; ++i)
+            many.push_back(
+                line("a long legend name that sends it below, number " + std::to_string(i), double(i) - 2.0));
+        f.plots.push_back(onePlot(many, "middle").plots.front());
+        f.plots.push_back(onePlot({line("b", -1.0)}, "bottom").plots.front());
+        QScrollArea area;
+        area.setWidgetResizable(true);
+        auto* view = new PlotView;
+        area.setWidget(view);
+        area.resize(900, 330);
+        view->setFigure(f);
+        area.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&area));
+        view->renderNow();
+        QVERIFY(!legendOf(view->axisRect(1))); // not inside the frame: below it
+        const int middle = view->axisRect(1)->rect().height();
+        for (int i : {0, 2})
+            QVERIFY2(middle >= view->axisRect(i)->rect().height() - 2,
+                     qPrintable(QString("middle frame %1 px, plot %2 %3 px")
+                                    .arg(middle)
+                                    .arg(i)
+                                    .arg(view->axisRect(i)->rect().height())));
+    }
+
     void manyRowsScrollRatherThanCrush()
     {
         std::vector<Series> one{line("a", 1.0)};

@@ -247,8 +247,18 @@ QSize PlotView::minimumSizeHint() const
             for (const Band& b : p.bands)
                 entries += !b.name.empty(), longest = std::max(longest, b.name.size());
             // A legend of three or more entries wider than half its cell goes below it (placeLegend).
-            if (entries >= 3 && (0.55 * double(longest) + 4) > 0.5 * cell)
+            const double entryEms = 0.55 * double(longest) + 4;
+            if (entries >= 3 && entryEms > 0.5 * cell) {
                 height += 1.6 * double(entries) * std::ceil(0.55 * double(longest) / std::max(8.0, cell - 4));
+            } else if (entries > 3) {
+                // More than a row of three inside is over 0.6 of a least-height frame, which
+                // placeLegend moves below when no corner is free of data. Whether one is free is
+                // known only after the layout: counted always, so that a short window scrolls
+                // rather than squeezing every frame to make room for it (bnn-identifiability at
+                // 1280 x 720 had frames of 55 px).
+                const double columns = std::clamp(std::floor(cell / entryEms), 1.0, double(entries));
+                height += 1.6 * std::ceil(double(entries) / columns);
+            }
             rows[std::size_t(i / columns)] = std::max(rows[std::size_t(i / columns)], height);
         }
         for (double h : rows)

@@ -53,18 +53,34 @@ bool PlotView::fitFrames()
     // high as wide (as wide as the last layout made it): QCustomPlot shares a page's height
     // equally between its rows, and a row with a legend below its frame would get a flat frame
     // while the rows beside it have room to spare.
+    // Failing that, every frame as high as the page affords up to kLeastFrameEms ems, the height
+    // the screen view asks for per row (minimumSizeHint): a wide, short window
+    // (bnn-identifiability at 1280 x 720) otherwise left the plot with a legend below a 45 px
+    // frame while the frames above and below it had twice that.
     const QCPLayoutGrid* page = m_plot->plotLayout();
     if (!hasExplicitGrid()) {
-        std::vector<QSize> aspect = least;
-        for (std::size_t i = 0; i < m_plots.size(); ++i) {
-            if (!m_plots[i].rect)
-                continue;
-            const int wide = m_plots[i].rect->rect().width();
-            aspect[i].setHeight(std::max(least[i].height(), int(std::ceil(kLeastFrameAspect * wide))));
-            m_plots[i].rect->setMinimumSize(aspect[i]);
+        auto affords = [&](auto height) {
+            std::vector<QSize> want = least;
+            for (std::size_t i = 0; i < m_plots.size(); ++i) {
+                if (!m_plots[i].rect)
+                    continue;
+                want[i].setHeight(std::max(least[i].height(), height(m_plots[i].rect->rect().width())));
+                m_plots[i].rect->setMinimumSize(want[i]);
+            }
+            if (page->minimumOuterSizeHint().height() > m_plot->viewport().height())
+                return false;
+            least = want;
+            return true;
+        };
+        if (!affords([](int wide) { return int(std::ceil(kLeastFrameAspect * wide)); })) {
+            for (int lo = 0, hi = int(std::ceil(kLeastFrameEms * em)); lo < hi;) { // the most affordable
+                const int mid = (lo + hi + 1) / 2;
+                if (affords([mid](int) { return mid; }))
+                    lo = mid;
+                else
+                    hi = mid - 1;
+            }
         }
-        if (page->minimumOuterSizeHint().height() <= m_plot->viewport().height())
-            least = aspect;
         for (std::size_t i = 0; i < m_plots.size(); ++i)
             if (m_plots[i].rect)
                 m_plots[i].rect->setMinimumSize(least[i]);
