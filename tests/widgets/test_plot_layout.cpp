@@ -468,6 +468,7 @@ private slots:
                                     .arg(middle)
                                     .arg(i)
                                     .arg(view->axisRect(i)->rect().height())));
+        QCOMPARE_GE(middle, int(5 * PlotView::kScreenFontPt * view->logicalDpiY() / 72.0)); // not crushed
     }
 
     void manyRowsScrollRatherThanCrush()
