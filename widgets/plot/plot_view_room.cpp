@@ -72,13 +72,17 @@ bool PlotView::fitFrames()
             least = want;
             return true;
         };
-        if (!affords([](int wide) { return int(std::ceil(kLeastFrameAspect * wide)); })) {
-            for (int lo = 0, hi = int(std::ceil(kLeastFrameEms * em)); lo < hi;) { // the most affordable
-                const int mid = (lo + hi + 1) / 2;
+        const int most = int(std::ceil(kLeastFrameEms * em));
+        if (!affords([](int wide) { return int(std::ceil(kLeastFrameAspect * wide)); }) &&
+            !affords([most](int) { return most; })) {
+            // The most the page affords: each trial lays out the page's least size, so only when
+            // the 7 ems do not fit (a few trials per layout of a short window).
+            for (int lo = 0, hi = most; hi - lo > 1;) {
+                const int mid = (lo + hi) / 2;
                 if (affords([mid](int) { return mid; }))
                     lo = mid;
                 else
-                    hi = mid - 1;
+                    hi = mid;
             }
         }
         for (std::size_t i = 0; i < m_plots.size(); ++i)
