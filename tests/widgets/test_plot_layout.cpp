@@ -18,6 +18,31 @@
 using namespace evx;
 using namespace evx::plot_test;
 
+namespace {
+
+// A view in a scroll area as MainWindow holds it (the view as high as its least height or the
+// area), shown at `size` and drawn; null if the window never appeared.
+PlotView* scrolledView(QScrollArea& area, const Figure& figure, QSize size)
+{
+    area.setWidgetResizable(true);
+    auto* view = new PlotView;
+    area.setWidget(view);
+    area.resize(size);
+    view->setFigure(figure);
+    area.show();
+    if (!QTest::qWaitForWindowExposed(&area))
+        return nullptr;
+    view->renderNow();
+    return view;
+}
+
+double screenEm(const PlotView& view)
+{
+    return PlotView::kScreenFontPt * view.logicalDpiY() / 72.0;
+}
+
+} // namespace
+
 class TestPlotLayout : public QObject {
     Q_OBJECT
 
@@ -452,14 +477,8 @@ private slots:
         f.plots.push_back(onePlot(many, "middle").plots.front());
         f.plots.push_back(onePlot({line("b", -1.0)}, "bottom").plots.front());
         QScrollArea area;
-        area.setWidgetResizable(true);
-        auto* view = new PlotView;
-        area.setWidget(view);
-        area.resize(900, 330);
-        view->setFigure(f);
-        area.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&area));
-        view->renderNow();
+        PlotView* view = scrolledView(area, f, QSize(900, 330));
+        QVERIFY(view);
         QVERIFY(!legendOf(view->axisRect(1))); // not inside the frame: below it
         const int middle = view->axisRect(1)->rect().height();
         for (int i : {0, 2})
@@ -468,7 +487,7 @@ private slots:
                                     .arg(middle)
                                     .arg(i)
                                     .arg(view->axisRect(i)->rect().height())));
-        QCOMPARE_GE(middle, int(5 * PlotView::kScreenFontPt * view->logicalDpiY() / 72.0)); // not crushed
+        QCOMPARE_GE(middle, int(5 * screenEm(*view))); // not crushed
     }
 
     void manyRowsScrollRatherThanCrush()
@@ -478,15 +497,9 @@ private slots:
         for (int i = 0; i < 6; ++i)
             f.plots.push_back(onePlot(one, "plot " + std::to_string(i)).plots.front());
         QScrollArea area;
-        area.setWidgetResizable(true);
-        auto* view = new PlotView;
-        area.setWidget(view);
-        area.resize(700, 300);
-        view->setFigure(f);
-        area.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&area));
-        view->renderNow();
-        const double em = PlotView::kScreenFontPt * view->logicalDpiY() / 72.0;
+        PlotView* view = scrolledView(area, f, QSize(700, 300));
+        QVERIFY(view);
+        const double em = screenEm(*view);
         for (int i = 0; i < 6; ++i)
             QCOMPARE_GE(view->axisRect(i)->rect().height(), int(5 * em));
         QCOMPARE_GE(view->height(), int(3 * (PlotView::kLeastFrameEms + 3.5) * em));

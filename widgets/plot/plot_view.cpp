@@ -255,7 +255,7 @@ QSize PlotView::minimumSizeHint() const
                 // placeLegend moves below when no corner is free of data. Whether one is free is
                 // known only after the layout: counted always, so that a short window scrolls
                 // rather than squeezing every frame to make room for it (bnn-identifiability at
-                // 1280 x 720 had frames of 55 px).
+                // 1280 x 720 had frames of 45 to 60 px).
                 const double columns = std::clamp(std::floor(cell / entryEms), 1.0, double(entries));
                 height += 1.6 * std::ceil(double(entries) / columns);
             }

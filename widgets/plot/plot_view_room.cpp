@@ -97,8 +97,7 @@ bool PlotView::fitFrames()
     // Every frame gives up the same `cut`, or all it has above its floor: the least cut whose
     // rows together give the shortage (a row of plots side by side gives what its frame with the
     // least to spare gives).
-    const QCPLayoutGrid* grid = m_plot->plotLayout();
-    const int shortage = grid->minimumOuterSizeHint().height() - m_plot->viewport().height();
+    const int shortage = page->minimumOuterSizeHint().height() - m_plot->viewport().height();
     int cut = 0;
     if (shortage > 0 && !hasExplicitGrid()) {
         const int columns = std::max(1, m_builtFlowColumns);

@@ -251,18 +251,20 @@ void RichTextElement::draw(QCPPainter* painter)
                  mParentPlot);
 }
 
+QString RichTextElement::sizeKey(const char* hint) const
+{
+    return QLatin1String(hint) + mFont.key() + QChar(0x1f) + marginsKey(mMargins) + QChar(0x1f) +
+           QString::number(mTextFlags) + QChar(0x1f) + mText;
+}
+
 QSize RichTextElement::minimumOuterSizeHint() const
 {
-    const QString key = QStringLiteral("min") + mFont.key() + QChar(0x1f) + marginsKey(mMargins) +
-                        QChar(0x1f) + QString::number(mTextFlags) + QChar(0x1f) + mText;
-    return remembered<QSize>(key, [this] { return QCPTextElement::minimumOuterSizeHint(); });
+    return remembered<QSize>(sizeKey("min"), [this] { return QCPTextElement::minimumOuterSizeHint(); });
 }
 
 QSize RichTextElement::maximumOuterSizeHint() const
 {
-    const QString key = QStringLiteral("max") + mFont.key() + QChar(0x1f) + marginsKey(mMargins) +
-                        QChar(0x1f) + QString::number(mTextFlags) + QChar(0x1f) + mText;
-    return remembered<QSize>(key, [this] { return QCPTextElement::maximumOuterSizeHint(); });
+    return remembered<QSize>(sizeKey("max"), [this] { return QCPTextElement::maximumOuterSizeHint(); });
 }
 
 void RichItemText::draw(QCPPainter* painter)

@@ -61,6 +61,9 @@ protected:
     // nested grid for them, and each answer shaped the title again (7 % of a ue-drop-ball step).
     QSize minimumOuterSizeHint() const override;
     QSize maximumOuterSizeHint() const override;
+
+private:
+    QString sizeKey(const char* hint) const; // what QCustomPlot's size hints read
 };
 
 // A text item (a marker's name, the hover read-out) whose text may have scripts: its box is
