@@ -49,6 +49,12 @@ double attainmentLogPrior(const Eigen::VectorXd& theta);
 // within-group weight ω, N(r | a, v)^ω = (2πv)^{−ω/2} exp(−ω (r − a)²/(2v)) scales every sum by ω).
 double attainmentSchoolLogLik(const Pupils& school, const Eigen::VectorXd& theta);
 
+// The same from a school's sums over its pupils, before the within-group weight ω: n pupils,
+// sumLogSd = Σ log sd_i, quad = Σ r_i²/v_i, p = Σ 1/v_i, r = Σ r_i/v_i (r_i = y_i − β·x_i);
+// α_0 and s_a² from θ, computed once by callers that sum many schools.
+double attainmentSchoolMarginal(double n, double sumLogSd, double quad, double p, double r, double omega,
+                                double alpha0, double sa2);
+
 // Weighted virtual schools that share one set of pupils' covariates (a design) and differ in
 // their attainments ỹ_k: Σ_k w_k log p(ỹ_k | θ) costs O(n²) per θ instead of O(K n), because
 // with prec_i = exp(−2(γ_0 + γ_v v_i)) and μ_i = β·x_i shared by the K schools every per-school

@@ -2,8 +2,10 @@
 // the full run's data (19 schools, 3435 pupils) and of the incremental run's (54 virtual schools
 // of 10 pupils, within-group weight 16.3, plus school 1's 219 pupils), pupil by pupil
 // (models::attainmentSchoolLogLik, one exp per pupil) and from sufficient statistics
-// (models::AttainmentSchoolSet); the exps alone; and the ensemble sampler's own cost per
+// (models::AttainmentSchoolSet), and in the paper's form, real schools' intercepts sampled
+// (models::SampledInterceptSchools); the exps alone; and the ensemble sampler's own cost per
 // proposal on a trivial density. Run directly: build/tests/bench/bench_attainment
+#include "models/attainment_sampled_intercepts.h"
 #include "models/attainment_school_set.h"
 #include "models/scots_attainment.h"
 #include "sampling/ensemble_sampler.h"
@@ -77,26 +79,48 @@ private slots:
     void logLik_data()
     {
         QTest::addColumn<QString>("data");
-        QTest::addColumn<bool>("sufficient");
-        QTest::newRow("full, pupil by pupil") << "full" << false;
-        QTest::newRow("full, sufficient statistics") << "full" << true;
-        QTest::newRow("incremental, pupil by pupil") << "incremental" << false;
-        QTest::newRow("incremental, sufficient statistics") << "incremental" << true;
+        QTest::addColumn<QString>("form");
+        QTest::newRow("full, pupil by pupil") << "full"
+                                              << "pupils";
+        QTest::newRow("full, sufficient statistics") << "full"
+                                                     << "sufficient";
+        QTest::newRow("full, 19 intercepts sampled") << "full"
+                                                     << "sampled";
+        QTest::newRow("incremental, pupil by pupil") << "incremental"
+                                                     << "pupils";
+        QTest::newRow("incremental, sufficient statistics") << "incremental"
+                                                            << "sufficient";
+        QTest::newRow("incremental, school 1's intercept sampled") << "incremental"
+                                                                   << "sampled";
     }
     void logLik()
     {
         QFETCH(QString, data);
-        QFETCH(bool, sufficient);
+        QFETCH(QString, form);
         const Sets s = makeSets(data);
         const models::AttainmentSchoolSet set(s.schools, s.weights);
-        Eigen::VectorXd t = typicalTheta();
+        // In the paper's form the real schools (weight 1, within-group weight 1) are sampled.
+        std::vector<const models::Pupils*> sampled, virtual_;
+        std::vector<double> virtualWeights;
+        for (std::size_t k = 0; k < s.schools.size(); ++k)
+            if (s.schools[k]->withinWeight == 1 && s.weights[k] == 1) {
+                sampled.push_back(s.schools[k]);
+            } else {
+                virtual_.push_back(s.schools[k]);
+                virtualWeights.push_back(s.weights[k]);
+            }
+        const models::SampledInterceptSchools paperForm(sampled, virtual_, virtualWeights);
+        Eigen::VectorXd t = Eigen::VectorXd::Constant(form == "sampled" ? paperForm.dimension() : 7, 5.9);
+        t.head(models::kAttainmentDim) = typicalTheta();
         double sum = 0;
         QBENCHMARK
         {
             for (int r = 0; r < 1000; ++r) {
                 t(6) = -0.1 + 1e-6 * r; // defeats hoisting out of the loop
-                if (sufficient) {
+                if (form == "sufficient") {
                     sum += set.logLik(t);
+                } else if (form == "sampled") {
+                    sum += paperForm.logLik(t);
                 } else {
                     for (std::size_t k = 0; k < s.schools.size(); ++k)
                         sum += s.weights[k] * models::attainmentSchoolLogLik(*s.schools[k], t);
@@ -137,16 +161,24 @@ private slots:
         QVERIFY(std::isfinite(sum));
     }
 
+    void samplerOverhead_data()
+    {
+        QTest::addColumn<int>("dimension");
+        QTest::newRow("7 (intercepts integrated out)") << 7;
+        QTest::newRow("8 (incremental, one intercept sampled)") << 8;
+        QTest::newRow("26 (full, 19 intercepts sampled)") << 26;
+    }
     void samplerOverhead()
     {
-        // The scenario's sampler settings (32 walkers, 400 + 600 steps, 7 dimensions) on a
-        // standard normal: 32 000 proposals whose density costs next to nothing.
+        // The scenario's sampler settings (4 d + 4 walkers, 400 + 600 steps) on a standard normal
+        // in d dimensions: proposals whose density costs next to nothing.
+        QFETCH(int, dimension);
         sampling::EnsembleOptions opt;
-        opt.walkers = 4 * models::kAttainmentDim + 4;
+        opt.walkers = 4 * dimension + 4;
         opt.steps = 600;
         opt.burnIn = 400;
         opt.progressEvery = 0;
-        Eigen::MatrixXd init = Eigen::MatrixXd::Random(opt.walkers, models::kAttainmentDim);
+        Eigen::MatrixXd init = Eigen::MatrixXd::Random(opt.walkers, dimension);
         sampling::EnsembleResult r;
         QBENCHMARK
         {

@@ -1,10 +1,13 @@
 // The attainment case study: the school marginal (intercept integrated out in closed form,
-// with a within-group weight) against adaptive quadrature; data-file errors; and one short
-// run on the shared data set (compression ratio, contract keys, reconstruction quality).
+// with a within-group weight) against adaptive quadrature; the paper's form with sampled
+// intercepts against the model's terms and against the marginal; data-file errors; and short
+// runs on the shared data set (compression ratio, contract keys, reconstruction quality).
 #include "core/errors.h"
+#include "models/attainment_sampled_intercepts.h"
 #include "models/csv_table.h"
 #include "models/scots_attainment.h"
 #include "scenarios/registry.h"
+#include "stats/densities.h"
 
 #include <QtTest>
 #include <algorithm>
@@ -71,6 +74,77 @@ private slots:
             boost::math::quadrature::gauss_kronrod<double, 61>::integrate(integrand, -5, 15, 15, 1e-13);
         QVERIFY2(std::abs(models::attainmentSchoolLogLik(s, t) - std::log(z)) < 1e-9,
                  qPrintable(QString("%1 vs %2").arg(models::attainmentSchoolLogLik(s, t)).arg(std::log(z))));
+    }
+
+    void sampledInterceptsAreTheModelsTerms()
+    {
+        // Two real schools with their intercepts sampled and three weighted virtual ones (one of
+        // weight 0) against the terms written out here: a normal prior on each intercept, a normal
+        // log density per pupil, and w_k times the school marginal (tested against quadrature).
+        const models::AttainmentData d = models::readAttainment(kData);
+        std::mt19937_64 rng(3);
+        std::normal_distribution<double> z;
+        std::vector<models::Pupils> virt(3);
+        for (auto& v : virt) {
+            v.withinWeight = 16.3;
+            for (int i = 0; i < 10; ++i) {
+                const models::Pupils& src = d.schools[2];
+                const std::size_t j =
+                    std::uniform_int_distribution<std::size_t>(0, src.attain.size() - 1)(rng);
+                v.verbal.push_back(src.verbal[j]);
+                v.female.push_back(src.female[j]);
+                v.social.push_back(src.social[j]);
+                v.attain.push_back(src.attain[j] + z(rng));
+            }
+        }
+        const std::vector<double> weights{0.7, 0.0, 1.3};
+        const std::vector<const models::Pupils*> sampled{&d.schools[0], &d.schools[4]};
+        const models::SampledInterceptSchools set(sampled, {&virt[0], &virt[1], &virt[2]}, weights);
+        QCOMPARE(set.dimension(), 9);
+        for (int trial = 0; trial < 10; ++trial) {
+            Eigen::VectorXd t(9);
+            t << 5.6 + 0.2 * z(rng), -1.8 + 0.3 * z(rng), 2 + 0.1 * z(rng), 0.1 * z(rng), 0.3 + 0.1 * z(rng),
+                0.7 + 0.1 * z(rng), 0.1 + 0.05 * z(rng), 5.6 + 0.3 * z(rng), 5.6 + 0.3 * z(rng);
+            double expected = 0;
+            for (std::size_t s = 0; s < sampled.size(); ++s) {
+                const double a = t(7 + static_cast<Eigen::Index>(s));
+                expected += stats::normalLogPdf(a, t(0), std::exp(t(1)));
+                const models::Pupils& p = *sampled[s];
+                for (std::size_t i = 0; i < p.attain.size(); ++i)
+                    expected += stats::normalLogPdf(
+                        p.attain[i], a + t(2) * p.verbal[i] + t(3) * p.female[i] + t(4) * p.social[i],
+                        std::exp(t(5) + t(6) * p.verbal[i]));
+            }
+            for (int k = 0; k < 3; ++k)
+                expected += weights[k] * models::attainmentSchoolLogLik(virt[k], t);
+            const double got = set.logLik(t);
+            QVERIFY2(
+                std::abs(got - expected) <= 1e-11 * std::abs(expected),
+                qPrintable(
+                    QString("trial %1: %2 vs %3").arg(trial).arg(got, 0, 'g', 15).arg(expected, 0, 'g', 15)));
+        }
+
+        // One school's intercept integrated out by Gauss–Kronrod gives the school marginal.
+        const models::SampledInterceptSchools one({&d.schools[7]}, {}, {});
+        Eigen::VectorXd t(8);
+        t << 5.6, -1.7, 2.1, 0.13, 0.35, 0.73, 0.11, 0;
+        const double peak = [&] {
+            double best = -std::numeric_limits<double>::infinity();
+            for (double a = 3; a <= 8; a += 0.01)
+                best = std::max(best, (t(7) = a, one.logLik(t)));
+            return best;
+        }();
+        auto integrand = [&](double a) {
+            Eigen::VectorXd ta = t;
+            ta(7) = a;
+            return std::exp(one.logLik(ta) - peak);
+        };
+        const double z0 =
+            boost::math::quadrature::gauss_kronrod<double, 61>::integrate(integrand, 3, 8, 15, 1e-13);
+        const double marginal = models::attainmentSchoolLogLik(d.schools[7], t);
+        QVERIFY2(
+            std::abs(peak + std::log(z0) - marginal) < 1e-8,
+            qPrintable(QString("%1 vs %2").arg(peak + std::log(z0), 0, 'g', 15).arg(marginal, 0, 'g', 15)));
     }
 
     void sharedDesignMatchesSchoolBySchool_data()
