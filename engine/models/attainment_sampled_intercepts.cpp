@@ -37,23 +37,27 @@ SampledInterceptSchools::SampledInterceptSchools(const std::vector<const Pupils*
         for (double v : p->verbal)
             m_sumVerbal.back() += v;
     }
-    m_verbalScores = m_verbal;
-    std::sort(m_verbalScores.begin(), m_verbalScores.end());
-    m_verbalScores.erase(std::unique(m_verbalScores.begin(), m_verbalScores.end()), m_verbalScores.end());
+    std::vector<double> scores = m_verbal;
+    std::sort(scores.begin(), scores.end());
+    scores.erase(std::unique(scores.begin(), scores.end()), scores.end());
     for (double v : m_verbal)
-        m_scoreIndex.push_back(static_cast<int>(
-            std::lower_bound(m_verbalScores.begin(), m_verbalScores.end(), v) - m_verbalScores.begin()));
+        m_scoreIndex.push_back(
+            static_cast<int>(std::lower_bound(scores.begin(), scores.end(), v) - scores.begin()));
+    m_verbalScores =
+        Eigen::Map<const Eigen::ArrayXd>(scores.data(), static_cast<Eigen::Index>(scores.size()));
 }
 
 double SampledInterceptSchools::logLik(const Eigen::VectorXd& t) const
 {
     const double a0 = t(0), logSa = t(1), sa2 = std::exp(2 * logSa), bv = t(2), bf = t(3), bc = t(4),
                  g0 = t(5), gv = t(6);
-    thread_local std::vector<double> scorePrecision; // per distinct verbal score at this θ
-    scorePrecision.resize(m_verbalScores.size());
-    for (std::size_t u = 0; u < m_verbalScores.size(); ++u)
-        scorePrecision[u] = std::exp(-2 * (g0 + gv * m_verbalScores[u]));
+    // Per distinct verbal score at this θ, in Eigen's vectorised exp: a fixed cost of every
+    // evaluation, as large as 300 pupils' terms in scalar exps, which would mask the runs' difference.
+    thread_local Eigen::ArrayXd scorePrecision;
+    scorePrecision = (-2 * (g0 + gv * m_verbalScores)).exp();
     const double* precision = scorePrecision.data();
+    // The virtual schools' marginals (attainmentSchoolMarginal) with θ's part computed once.
+    const double invSa2 = 1 / sa2, a0InvSa2 = a0 * invSa2, interceptPrior = 0.5 * a0 * a0InvSa2;
     const int* score = m_scoreIndex.data();
     const double *y = m_attain.data(), *v = m_verbal.data(), *f = m_female.data(), *c = m_social.data();
     double sum = 0;
@@ -70,7 +74,7 @@ double SampledInterceptSchools::logLik(const Eigen::VectorXd& t) const
             }
             const double z = a - a0;
             sum += -0.5 * z * z / sa2 - logSa - (n + 1) * stats::kHalfLog2Pi - sumLogSd - 0.5 * quad;
-        } else { // the intercept integrated out: the sums attainmentSchoolMarginal takes
+        } else { // the intercept integrated out
             double quad = 0, p = 0, r = 0;
             for (std::size_t i = from; i < to; ++i) {
                 const double res = y[i] - (bv * v[i] + bf * f[i] + bc * c[i]), prec = precision[score[i]];
@@ -79,7 +83,10 @@ double SampledInterceptSchools::logLik(const Eigen::VectorXd& t) const
                 r += res * prec;
             }
             const std::size_t k = s - static_cast<std::size_t>(m_sampledSchools);
-            sum += m_weight[k] * attainmentSchoolMarginal(n, sumLogSd, quad, p, r, m_omega[k], a0, sa2);
+            const double omega = m_omega[k], c = omega * p + invSa2, b = omega * r + a0InvSa2;
+            // 1 + s_a² ω p = s_a² c
+            sum += m_weight[k] * (-omega * (n * stats::kHalfLog2Pi + sumLogSd + 0.5 * quad) -
+                                  0.5 * std::log(sa2 * c) + 0.5 * b * b / c - interceptPrior);
         }
     }
     return sum;

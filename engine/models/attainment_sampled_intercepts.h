@@ -38,7 +38,7 @@ private:
     // looks its precision up (m_scoreIndex): a cost per pupil that does not favour either run.
     std::vector<double> m_attain, m_verbal, m_female, m_social;
     std::vector<int> m_scoreIndex;
-    std::vector<double> m_verbalScores;
+    Eigen::ArrayXd m_verbalScores;
     std::vector<std::size_t> m_start;
     std::vector<double> m_sumVerbal;       // per school: Σ log sd_i = n γ_0 + γ_v Σ v_i
     std::vector<double> m_weight, m_omega; // per virtual school

@@ -200,7 +200,7 @@ WvoAttainmentScenario::WvoAttainmentScenario()
               "Integrated out exactly, every school evaluated from sufficient statistics (both runs sample "
               "the "
               "7 hyperparameters), or sampled beside them with every pupil one term, as the paper's model "
-              "(the full run samples 7 + 19, the incremental one 7 + 1): the paper's 8-fold speed-up needs "
+              "(the full run samples 7 + 19, the incremental one 7 + 1): the paper's speed-up needs "
               "this form"),
           integerParameter("steps", "Sampler steps per walker", 100, 20000, 600,
                            "Ensemble sampler steps after burn-in"),
@@ -226,7 +226,7 @@ std::vector<Preset> WvoAttainmentScenario::presets() const
         {"paper",
          "Sec. 4.3: 540 virtual pupils in 54 virtual schools of 10 (about 6-fold compression), the "
          "real schools' intercepts sampled pupil by pupil as in the paper's model, with the 2000 burn-in "
-         "steps its 26 dimensions need: the incremental run about 8 to 10 times faster",
+         "steps its 26 dimensions need: the incremental run about 7 times faster",
          {{"virtual_count", 54},
           {"virtual_pupils", 10},
           {"within_weights", 1},
