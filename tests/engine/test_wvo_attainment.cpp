@@ -32,6 +32,12 @@ std::string writeTemp(const char* name, const std::string& text)
     return path;
 }
 
+// What a trial's comparison prints when it fails, to 15 digits.
+QString mismatch(int trial, double got, double expected)
+{
+    return QString("trial %1: %2 vs %3").arg(trial).arg(got, 0, 'g', 15).arg(expected, 0, 'g', 15);
+}
+
 } // namespace
 
 class TestWvoAttainment : public QObject {
@@ -119,10 +125,8 @@ private slots:
             for (int k = 0; k < 3; ++k)
                 expected += weights[k] * models::attainmentSchoolLogLik(virt[k], t);
             const double got = set.logLik(t);
-            QVERIFY2(
-                std::abs(got - expected) <= 1e-11 * std::abs(expected),
-                qPrintable(
-                    QString("trial %1: %2 vs %3").arg(trial).arg(got, 0, 'g', 15).arg(expected, 0, 'g', 15)));
+            QVERIFY2(std::abs(got - expected) <= 1e-11 * std::abs(expected),
+                     qPrintable(mismatch(trial, got, expected)));
         }
 
         // One school's intercept integrated out by Gauss–Kronrod gives the school marginal.
@@ -222,10 +226,8 @@ private slots:
             for (int k = 0; k < 7; ++k)
                 expected += weights[k] * models::attainmentSchoolLogLik(schools[k], theta);
             const double got = shared.logLik(theta);
-            QVERIFY2(
-                std::abs(got - expected) <= 1e-10 * std::abs(expected),
-                qPrintable(
-                    QString("trial %1: %2 vs %3").arg(trial).arg(got, 0, 'g', 15).arg(expected, 0, 'g', 15)));
+            QVERIFY2(std::abs(got - expected) <= 1e-10 * std::abs(expected),
+                     qPrintable(mismatch(trial, got, expected)));
         }
     }
 
