@@ -138,17 +138,17 @@ void FastGraph::drawLinePlot(QCPPainter* painter, const QVector<QPointF>& lines)
         QCPGraph::drawLinePlot(painter, simple);
         return;
     }
-    // Dashes of Qt's pattern (in pen widths) as a flat-capped pen draws them; each piece
-    // is drawn solid with round caps, so shorten it by one width and widen the gap as much.
+    // Dashes of Qt's pattern (in pen widths) as a flat-capped pen draws them, each piece
+    // drawn solid with the same flat cap.
     const QVector<qreal> pattern = pen.dashPattern();
     const double w = std::max(1.0, pen.widthF());
     const double dash = pattern.size() >= 2 ? pattern[0] * w : 4 * w;
     const double gap = pattern.size() >= 2 ? pattern[1] * w : 2 * w;
     QPen solid = pen;
     solid.setStyle(Qt::SolidLine);
-    solid.setCapStyle(Qt::RoundCap);
+    solid.setCapStyle(Qt::FlatCap);
     painter->setPen(solid);
-    QCPGraph::drawLinePlot(painter, dashPieces(simple, std::max(0.5, dash - w), gap + w));
+    QCPGraph::drawLinePlot(painter, dashPieces(simple, dash, gap));
     painter->setPen(pen);
 }
 
