@@ -26,7 +26,10 @@ int pointsFor(double width, double step, int lo, int hi)
 }
 
 // Grids sized from the model. The observable grid resolves the narrower of the model error
-// and the evidence at 2 points per sd. The latent grid must hold every posterior, and Jeffrey's rule mixes
+// and the evidence at 1.5 points per sd. Against 4 points, Jeffrey's mean and sd then move by
+// 6e-11 and 1e-9 of themselves (σ_model 0.001, σ_obs 0.1, t̂ 0.6; at 2 points per sd, 7e-12
+// and 6e-10), and that sharp-model corner, whose time is mostly these columns, has a quarter
+// fewer of them. The latent grid must hold every posterior, and Jeffrey's rule mixes
 // p(g | t) over all plausible timings t ~ q: for a sharp model these land where the timing
 // puts them, even far into the prior's tail. So it spans the g implied by t̂ ± 8 σ_obs
 // (q beyond that weighs < 1e-14) together with the prior's core, resolving the narrowest
@@ -41,7 +44,7 @@ evidence::ReadingGrids makeGrids(const models::DropBallModel& m, double tObs, do
 
     const double tLo = std::max(tObs - 10 * sigmaObs, 0.1 * tObs);
     const double tHi = tObs + 10 * sigmaObs;
-    const double tStep = std::min(m.modelSd(), sigmaObs) / 2;
+    const double tStep = std::min(m.modelSd(), sigmaObs) / 1.5;
     const UniformGrid observable(tLo, tHi, pointsFor(tHi - tLo, tStep, 201, 4001));
 
     const double reachLo = std::max(tObs - 8 * sigmaObs - 6 * m.modelSd(), 0.1 * tObs);
