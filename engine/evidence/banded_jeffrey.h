@@ -15,6 +15,7 @@
 // blocks around y_j, then walks outwards filling each block whose bound is within kBandDepth of
 // its top and stops where the bound on everything beyond falls below that: its value is the full
 // sum's. Columns the prior dominates (the timing far in its tail) reach the prior's mass so.
+// Columns with q̃_j < 1e-17, at most n_y·1e-17 of q's mass together, are skipped.
 
 #include "core/grid.h"
 #include "core/run_context.h"
