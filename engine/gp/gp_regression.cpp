@@ -245,6 +245,48 @@ double GpRegression::profiledOutputScale() const
 
 namespace {
 
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+// −log p(y) of gp's kernel with h moved to its profiled value ĥ (gp keeps ĥ).
+double profiledNegLogLik(GpRegression& gp)
+{
+    gp.scaleOutput(gp.profiledOutputScale() / gp.kernel().outputScale());
+    const double f = -gp.logMarginalLikelihood();
+    return std::isfinite(f) ? f : kInfinity;
+}
+
+// The same for kernel k, which gp then holds; +∞ where K does not factorise even with jitter.
+double profiledNegLogLik(GpRegression& gp, const Kernel& k)
+{
+    try {
+        gp.setKernel(k);
+    } catch (const NumericalError&) {
+        return kInfinity;
+    }
+    return profiledNegLogLik(gp);
+}
+
+// Leaves gp at whichever of its kernel and these lengthscales has the highest profiled
+// likelihood (FitOptions::otherStarts). Each alternative is tried on a copy, so that gp keeps its
+// own factor when it stays.
+void startFromBest(GpRegression& gp, const std::vector<Eigen::VectorXd>& starts)
+{
+    if (starts.empty())
+        return;
+    const Kernel current = gp.kernel();
+    double bestF = profiledNegLogLik(gp);
+    for (const Eigen::VectorXd& w : starts) {
+        GpRegression trial = gp;
+        Kernel k = current;
+        k.setLengthscales(w);
+        const double f = profiledNegLogLik(trial, k);
+        if (f < bestF) {
+            bestF = f;
+            gp = std::move(trial);
+        }
+    }
+}
+
 // On a dense design the profiled likelihood of a Gaussian kernel can have a second, spurious
 // maximum at long lengthscales: once w exceeds ~1.5× the sample spacing, K₁ is so ill
 // conditioned that ĥ = rᵀK₁⁻¹r/n (1e8–1e14 for log ℓ residuals of ±12, two-mode integrand)
@@ -259,14 +301,7 @@ FitResult fitLengthscaleByScan(GpRegression& gp, const FitOptions& options)
     Kernel k = initial;
     auto profiled = [&](double logW) {
         k.setLengthscales(Eigen::VectorXd::Constant(1, std::exp(logW)));
-        try {
-            gp.setKernel(k);
-        } catch (const NumericalError&) {
-            return std::numeric_limits<double>::infinity();
-        }
-        gp.scaleOutput(gp.profiledOutputScale() / k.outputScale());
-        const double f = -gp.logMarginalLikelihood();
-        return std::isfinite(f) ? f : std::numeric_limits<double>::infinity();
+        return profiledNegLogLik(gp, k);
     };
     const double l0 = std::log(options.minLengthscale), l1 = std::log(options.maxLengthscale);
     const double step = (l1 - l0) / (options.startGrid - 1);
@@ -303,6 +338,8 @@ FitResult fitHyperparameters(GpRegression& gp, const FitOptions& options)
         return {};
     const int dims = gp.kernel().dimension();
     const bool profile = options.profileOutputScale && !gp.hasNoise() && !gp.hasConstant();
+    if (profile)
+        startFromBest(gp, options.otherStarts);
     if (options.startGrid > 1 && dims == 1 && profile)
         return fitLengthscaleByScan(gp, options);
     const Eigen::VectorXd start = gp.logHyperparameters();

@@ -28,13 +28,6 @@ struct Bump {
 };
 constexpr Bump kBumps[] = {{1.0, 0.5, -0.3, 0.6, 0.8, 0.6}, {0.6, -1.2, 0.9, 0.4, 0.5, 0.0}};
 
-// log p(y | w) with the output scale at its profiled value ĥ (as the fits maximise it).
-double profiledLogLik(gp::GpRegression& g)
-{
-    g.scaleOutput(g.profiledOutputScale() / g.kernel().outputScale());
-    return g.logMarginalLikelihood();
-}
-
 bool isFitPoint(int n)
 {
     int v = 3;
@@ -202,17 +195,6 @@ Figure Bq2dMarginalScenario::runWith(const RunInput& input, const RunContext& co
             // [sd/20, 10 sd] so a few samples cannot pick a degenerate value.
             gp::GpRegression g(kernelFor());
             g.setData(x, y);
-            // The previous fit is the usual start, but a basin that fewer samples allowed may be
-            // one these rule out: with x_prior_sd ≥ 2, Halton points that had missed the bumps
-            // fitted w_y ≈ 15 and w_x ≈ 0.1 up to n = 27, and L-BFGS took 14 ms (of an 18 ms
-            // run) to leave it at n = 50, or stayed (x_prior_sd 0.3, Monte Carlo, n = 30: w =
-            // (10, 0.02) and Z 65 % off). So the initial lengthscales, if the data now prefer them.
-            if (k > 3) {
-                gp::GpRegression fresh(gp::Kernel(gp::KernelKind::Gaussian, 1.0, initialW));
-                fresh.setData(x, y);
-                if (profiledLogLik(fresh) > profiledLogLik(g))
-                    g = std::move(fresh);
-            }
             gp::FitOptions o;
             o.minLengthscale = std::min(sx, sy) / 20;
             o.maxLengthscale = 10 * std::max(sx, sy);
@@ -221,6 +203,10 @@ Figure Bq2dMarginalScenario::runWith(const RunInput& input, const RunContext& co
             o.relativeImprovement = 1e-6;
             o.maxLineSearch = 10;
             o.boundMargin = 0.05; // a warm start from a bound can leave it (gp_regression.h)
+            // The initial lengthscales where the data now prefer them to the last fit's: with
+            // x_prior_sd ≥ 2 the first Halton points miss the bumps, and the fits until n = 27
+            // end near w = (0.1, 15), a basin later samples rule out (gp_regression.h).
+            o.otherStarts = {initialW};
             gp::fitHyperparameters(g, o);
             w = g.kernel().lengthscales();
             if (gpEachStep || k == users + n) {
