@@ -111,7 +111,13 @@ Eigen::VectorXd startingPoint(const models::AttainmentData& d)
 // stays that of their sampling.
 constexpr int kProgressWalkerSteps = 800;
 
-// Walkers 4 d + 4 for the target's dimension d, in a ball of 0.01 around θ = start and, with
+// The ensemble's walkers for a target of dimension d.
+int walkersFor(int dimension)
+{
+    return 4 * dimension + 4;
+}
+
+// walkersFor(d) walkers for the target's dimension d, in a ball of 0.01 around θ = start and, with
 // sampled intercepts, each school's mean of y − β·x under it.
 sampling::EnsembleResult sample(const WeightedSchools& target, const Eigen::VectorXd& start,
                                 sampling::EnsembleOptions opt, const RunContext& context,
@@ -127,7 +133,7 @@ sampling::EnsembleResult sample(const WeightedSchools& target, const Eigen::Vect
         centre(models::kAttainmentDim + static_cast<Eigen::Index>(s)) =
             sum / static_cast<double>(p.attain.size());
     }
-    opt.walkers = 4 * target.dimension() + 4;
+    opt.walkers = walkersFor(target.dimension());
     std::mt19937_64 rng(opt.seed + 1000);
     std::normal_distribution<double> z;
     Eigen::MatrixXd init(opt.walkers, centre.size());
@@ -267,7 +273,7 @@ ScenarioInputs WvoAttainmentScenario::inputs() const
 std::vector<WorkBudget> WvoAttainmentScenario::workBudget(const RunInput& input) const
 {
     const ParameterValues v = m_schema.complete(input.values);
-    const double walkerSteps = (4 * models::kAttainmentDim + 4) * (v.at("steps") + v.at("burn_in"));
+    const double walkerSteps = walkersFor(models::kAttainmentDim) * (v.at("steps") + v.at("burn_in"));
     const double virtualPupils = v.at("virtual_count") * v.at("virtual_pupils");
     std::vector<WorkBudget> budgets = {
         {"walker steps over the three sampler runs", 3 * walkerSteps, 6e5, "steps or burn_in"},
@@ -279,9 +285,8 @@ std::vector<WorkBudget> WvoAttainmentScenario::workBudget(const RunInput& input)
         // With sampled intercepts the full run's walkers grow with the schools and each of their
         // steps evaluates every pupil (the default, 19 schools: 1.1e5 steps, 3.7e8 pupil terms, ~1 s).
         const models::AttainmentData d = models::readAttainment(input.dataPath);
-        const double fullSteps =
-            (4.0 * (models::kAttainmentDim + static_cast<double>(d.schools.size())) + 4) *
-            (v.at("steps") + v.at("burn_in"));
+        const double fullSteps = walkersFor(models::kAttainmentDim + static_cast<int>(d.schools.size())) *
+                                 (v.at("steps") + v.at("burn_in"));
         budgets.push_back({"walker steps of the full run with every school's intercept sampled", fullSteps,
                            6e5, "steps or burn_in, or choose intercepts=integrated"});
         budgets.push_back({"pupil likelihood terms in the full run", fullSteps * d.pupils, 4e9,
@@ -337,11 +342,10 @@ Figure WvoAttainmentScenario::runWith(const RunInput& input, const RunContext& c
             rest.weights.push_back(1);
         }
     }
-    // Progress every kProgressWalkerSteps walker steps of the full run (~10 ms with the
-    // intercepts integrated), published at most every 150 ms: the draws so far (during burn-in,
-    // the walkers' positions) make the partial figures.
+    // Partial figures from the draws so far (during burn-in, the walkers' positions), published
+    // at most every 150 ms.
     opt.progressEvery =
-        context.wantsProgress() ? std::max(1, kProgressWalkerSteps / (4 * all.dimension() + 4)) : 0;
+        context.wantsProgress() ? std::max(1, kProgressWalkerSteps / walkersFor(all.dimension())) : 0;
 
     // Partial figures: the full posterior as it is sampled, the incremental one beside it as it
     // is sampled, the reconstruction last. Building them stays outside the timed stages' share
