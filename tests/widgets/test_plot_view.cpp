@@ -13,6 +13,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -392,6 +393,55 @@ private slots:
         }
         QCOMPARE(dashes, 9);
         QVERIFY(std::abs(drawn - (8 * 6 + 4)) < 1e-9);
+    }
+
+    void stampedMarkersLookLikeDrawnOnes()
+    {
+        // On screen (the replot's buffer) every marker is a stamp; an export at scale 1 draws
+        // true shapes. Each marker must carry the same ink at the same place, to within the
+        // half pixel a stamp is snapped by.
+        QCustomPlot plot;
+        plot.setGeometry(0, 0, 400, 300);
+        plot.setViewport(plot.rect());
+        plot.setAntialiasedElements(QCP::aeScatters);
+        auto* graph = new FastGraph(plot.xAxis, plot.yAxis);
+        graph->setLineStyle(QCPGraph::lsNone);
+        graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(QColor(20, 40, 120), 1),
+                                               QColor(200, 80, 0, 200), 7));
+        for (int k = 0; k < 10; ++k)
+            graph->addData(k + 0.13 * k, 0.1 + 0.17 * k); // fractional pixel positions
+        plot.xAxis->setRange(-1, 12);
+        plot.yAxis->setRange(-0.5, 2.5);
+        plot.replot(QCustomPlot::rpImmediateRefresh);
+        const QImage stamped = plot.grab().toImage().convertToFormat(QImage::Format_RGB32);
+        const QImage drawn = plot.toPixmap(400, 300, 1.0).toImage().convertToFormat(QImage::Format_RGB32);
+        QCOMPARE(stamped.size(), drawn.size());
+        for (int k = 0; k < 10; ++k) {
+            const double px = plot.xAxis->coordToPixel(k + 0.13 * k);
+            const double py = plot.yAxis->coordToPixel(0.1 + 0.17 * k);
+            auto inkAround = [&](const QImage& image) {
+                double ink = 0, sx = 0, sy = 0;
+                for (int y = int(py) - 8; y <= int(py) + 8; ++y)
+                    for (int x = int(px) - 8; x <= int(px) + 8; ++x) {
+                        const QRgb c = image.pixel(x, y);
+                        const double dark = 3 * 255 - qRed(c) - qGreen(c) - qBlue(c);
+                        ink += dark;
+                        sx += dark * x;
+                        sy += dark * y;
+                    }
+                return std::array<double, 3>{ink, sx / ink, sy / ink};
+            };
+            const auto s = inkAround(stamped), d = inkAround(drawn);
+            QVERIFY2(std::abs(s[0] - d[0]) < 0.1 * d[0],
+                     qPrintable(QString("marker %1: ink %2 against %3").arg(k).arg(s[0]).arg(d[0])));
+            QVERIFY2(std::hypot(s[1] - d[1], s[2] - d[2]) < 0.75,
+                     qPrintable(QString("marker %1: centre (%2, %3) against (%4, %5)")
+                                    .arg(k)
+                                    .arg(s[1])
+                                    .arg(s[2])
+                                    .arg(d[1])
+                                    .arg(d[2])));
+        }
     }
 
     void hugeLinesAreNotCutIntoDashes()

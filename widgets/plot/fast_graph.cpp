@@ -1,5 +1,6 @@
 #include "plot/fast_graph.h"
 
+#include <QPixmap>
 #include <cmath>
 #include <utility>
 #include <vector>
@@ -150,6 +151,63 @@ void FastGraph::drawLinePlot(QCPPainter* painter, const QVector<QPointF>& lines)
     painter->setPen(solid);
     QCPGraph::drawLinePlot(painter, dashPieces(simple, dash, gap));
     painter->setPen(pen);
+}
+
+} // namespace evx
+
+namespace evx {
+
+const QPixmap& FastGraph::markerStamp(const QCPScatterStyle& style, bool antialiased, double pixelRatio) const
+{
+    const QPen pen = style.isPenDefined() ? style.pen() : mPen;
+    const QString key = QString("%1 %2 %3 %4 %5 %6 %7 %8 %9")
+                            .arg(int(style.shape()))
+                            .arg(style.size())
+                            .arg(pen.color().rgba())
+                            .arg(pen.widthF())
+                            .arg(int(pen.style()))
+                            .arg(style.brush().color().rgba())
+                            .arg(int(style.brush().style()))
+                            .arg(antialiased)
+                            .arg(pixelRatio);
+    if (key != m_stampKey) {
+        // Room for the shape, its pen and the antialiased fringe. The centre falls on a pixel
+        // corner, as a stamp is placed on whole pixels; QCPPainter's half-pixel shift for
+        // antialiasing is undone here, as the screen's painter applies it when stamping.
+        const int side = static_cast<int>(std::ceil(style.size() + pen.widthF() + 2));
+        const int even = side + side % 2;
+        m_stamp = QPixmap(static_cast<int>(std::ceil(even * pixelRatio)),
+                          static_cast<int>(std::ceil(even * pixelRatio)));
+        m_stamp.setDevicePixelRatio(pixelRatio);
+        m_stamp.fill(Qt::transparent);
+        QCPPainter painter(&m_stamp);
+        painter.setAntialiasing(antialiased);
+        style.applyTo(&painter, mPen);
+        const QPointF shift(painter.transform().dx(), painter.transform().dy());
+        style.drawShape(&painter, even / 2.0 - shift.x(), even / 2.0 - shift.y());
+        m_stampKey = key;
+    }
+    return m_stamp;
+}
+
+void FastGraph::drawScatterPlot(QCPPainter* painter, const QVector<QPointF>& scatters,
+                                const QCPScatterStyle& style) const
+{
+    // Exports (vector files, and rasters at a print scale, which QCustomPlot draws uncached)
+    // and transformed painters draw true shapes.
+    const QCPPainter::PainterModes exact = QCPPainter::pmVectorized | QCPPainter::pmNoCaching;
+    if ((painter->modes() & exact) || painter->transform().type() > QTransform::TxTranslate ||
+        style.shape() == QCPScatterStyle::ssPixmap || style.shape() == QCPScatterStyle::ssCustom) {
+        QCPGraph::drawScatterPlot(painter, scatters, style);
+        return;
+    }
+    applyScattersAntialiasingHint(painter);
+    const QPixmap& stamp =
+        markerStamp(style, painter->antialiasing(), painter->device()->devicePixelRatioF());
+    const QPointF centre(stamp.width() / stamp.devicePixelRatio() / 2,
+                         stamp.height() / stamp.devicePixelRatio() / 2);
+    for (const QPointF& p : scatters)
+        painter->drawPixmap(p - centre, stamp);
 }
 
 } // namespace evx
