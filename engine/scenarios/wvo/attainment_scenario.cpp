@@ -1,11 +1,10 @@
 #include "scenarios/wvo/attainment_scenario.h"
 
 #include "core/errors.h"
-#include "models/attainment_sampled_intercepts.h"
-#include "models/attainment_school_set.h"
 #include "models/scots_attainment.h"
 #include "sampling/ensemble_sampler.h"
 #include "scenarios/wvo/attainment_plots.h"
+#include "scenarios/wvo/attainment_sampling.h"
 #include "scenarios/wvo/wvo_common.h"
 #include "scenarios/wvo/wvo_figure.h"
 #include "wvo/multilevel.h"
@@ -23,6 +22,7 @@ namespace evx::scenarios {
 
 using namespace wvo_figure;
 using namespace attainment_plots;
+using namespace attainment_sampling;
 
 namespace {
 
@@ -32,77 +32,6 @@ double msSince(Clock::time_point t0)
     return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
 
-// A weighted set of schools (real or virtual) as one log density over θ; virtual schools
-// that share a design enter through `shared`, collapsed (O(n²) per θ, not O(K n)). The
-// schools are evaluated from sufficient statistics (models::AttainmentSchoolSet), built by
-// finish() once the set is complete; the full and the incremental run use the same code.
-// Schools in `sampled` instead have their intercepts sampled after θ, and then every school
-// is evaluated pupil by pupil (models::SampledInterceptSchools: the paper's form of the model).
-struct WeightedSchools {
-    std::vector<const models::Pupils*> schools;
-    std::vector<double> weights;
-    std::vector<const models::Pupils*> sampled;
-    const models::SharedDesignSchools* shared = nullptr;
-    std::optional<models::AttainmentSchoolSet> set;
-    std::optional<models::SampledInterceptSchools> pupilByPupil;
-    void finish()
-    {
-        if (sampled.empty())
-            set.emplace(schools, weights);
-        else
-            pupilByPupil.emplace(sampled, schools, weights);
-    }
-    double operator()(const Eigen::VectorXd& t) const
-    {
-        double s = models::attainmentLogPrior(t);
-        if (shared)
-            s += shared->logLik(t);
-        s += pupilByPupil ? pupilByPupil->logLik(t) : set->logLik(t);
-        return std::isfinite(s) ? s : -std::numeric_limits<double>::infinity();
-    }
-    int dimension() const { return models::kAttainmentDim + static_cast<int>(sampled.size()); }
-    std::size_t observations() const
-    {
-        std::size_t n = 0;
-        for (const auto* s : schools)
-            n += s->attain.size();
-        return n;
-    }
-};
-
-// Least squares on all pupils: a starting point for the walkers.
-Eigen::VectorXd startingPoint(const models::AttainmentData& d)
-{
-    Eigen::MatrixXd x(d.pupils, 4);
-    Eigen::VectorXd y(d.pupils);
-    int i = 0;
-    for (const auto& s : d.schools)
-        for (std::size_t j = 0; j < s.attain.size(); ++j, ++i) {
-            x.row(i) << 1, s.verbal[j], s.female[j], s.social[j];
-            y(i) = s.attain[j];
-        }
-    const Eigen::VectorXd b = x.colPivHouseholderQr().solve(y);
-    const Eigen::VectorXd residual = y - x * b;
-    const double resSd = std::sqrt(residual.squaredNorm() / (d.pupils - 4));
-    // s_a from the spread of the schools' mean residuals: with the intercepts sampled, a start far
-    // from it (it was 0.3, the posterior's is about 0.17) cost the 26-dimensional run 3000 burn-in
-    // steps before its s_a agreed with the integrated model's.
-    Eigen::VectorXd schoolMeans(static_cast<Eigen::Index>(d.schools.size()));
-    i = 0;
-    for (std::size_t s = 0; s < d.schools.size(); ++s) {
-        const auto n = static_cast<Eigen::Index>(d.schools[s].attain.size());
-        schoolMeans(static_cast<Eigen::Index>(s)) = residual.segment(i, n).mean();
-        i += static_cast<int>(n);
-    }
-    const double spread = schoolMeans.size() > 1
-                              ? std::sqrt((schoolMeans.array() - schoolMeans.mean()).square().sum() /
-                                          static_cast<double>(schoolMeans.size() - 1))
-                              : 0.3;
-    Eigen::VectorXd t(models::kAttainmentDim);
-    t << b(0), std::log(std::max(spread, 1e-3)), b(1), b(2), b(3), std::log(resSd), 0;
-    return t;
-}
-
 // Walker steps of the full run between progress reports: 25 steps of its 32 walkers with the
 // intercepts integrated. Sampled (108 walkers), 25 steps took ~50 ms, which stretched the 150 ms
 // between partial figures to 200 and, with the stages' ends, the longest wait to 276 ms. Every
@@ -110,58 +39,6 @@ Eigen::VectorXd startingPoint(const models::AttainmentData& d)
 // that per step grows with walkers × dimensions as the sampling does, so the timed runs' ratio
 // stays that of their sampling.
 constexpr int kProgressWalkerSteps = 800;
-
-// The ensemble's walkers for a target of dimension d.
-int walkersFor(int dimension)
-{
-    return 4 * dimension + 4;
-}
-
-// walkersFor(d) walkers for the target's dimension d, in a ball of 0.01 around θ = start and, with
-// sampled intercepts, each school's mean of y − β·x under it.
-sampling::EnsembleResult sample(const WeightedSchools& target, const Eigen::VectorXd& start,
-                                sampling::EnsembleOptions opt, const RunContext& context,
-                                const sampling::EnsembleProgress& onProgress = {})
-{
-    Eigen::VectorXd centre(target.dimension());
-    centre.head(models::kAttainmentDim) = start;
-    for (std::size_t s = 0; s < target.sampled.size(); ++s) {
-        const models::Pupils& p = *target.sampled[s];
-        double sum = 0;
-        for (std::size_t i = 0; i < p.attain.size(); ++i)
-            sum += p.attain[i] - start(2) * p.verbal[i] - start(3) * p.female[i] - start(4) * p.social[i];
-        centre(models::kAttainmentDim + static_cast<Eigen::Index>(s)) =
-            sum / static_cast<double>(p.attain.size());
-    }
-    opt.walkers = walkersFor(target.dimension());
-    std::mt19937_64 rng(opt.seed + 1000);
-    std::normal_distribution<double> z;
-    Eigen::MatrixXd init(opt.walkers, centre.size());
-    for (int w = 0; w < opt.walkers; ++w)
-        for (Eigen::Index k = 0; k < centre.size(); ++k)
-            init(w, k) = centre(k) + 0.01 * z(rng);
-    return sampling::runEnsemble([&](const Eigen::VectorXd& t) { return target(t); }, init, opt, context,
-                                 onProgress);
-}
-
-// KL between Gaussians fitted to two sample sets (moment matching): a summary of how far
-// apart two sampled posteriors are, where no density is available.
-double gaussianKl(const Eigen::MatrixXd& p, const Eigen::MatrixXd& q)
-{
-    const Eigen::VectorXd mp = p.colwise().mean(), mq = q.colwise().mean();
-    const Eigen::MatrixXd cp =
-        (p.rowwise() - mp.transpose()).transpose() * (p.rowwise() - mp.transpose()) / (p.rows() - 1);
-    const Eigen::MatrixXd cq =
-        (q.rowwise() - mq.transpose()).transpose() * (q.rowwise() - mq.transpose()) / (q.rows() - 1);
-    const Eigen::LLT<Eigen::MatrixXd> lq(cq), lp(cp);
-    if (lq.info() != Eigen::Success || lp.info() != Eigen::Success)
-        throw NumericalError("attainment: a posterior sample covariance is not positive definite");
-    const auto d = static_cast<double>(p.cols());
-    const Eigen::VectorXd diff = mq - mp;
-    const double logDetQ = 2 * Eigen::MatrixXd(lq.matrixL()).diagonal().array().log().sum();
-    const double logDetP = 2 * Eigen::MatrixXd(lp.matrixL()).diagonal().array().log().sum();
-    return 0.5 * (lq.solve(cp).trace() + diff.dot(lq.solve(diff)) - d + logDetQ - logDetP);
-}
 
 // Burn-in the full run with sampled intercepts (26 dimensions) needs: seeds 1–3 at 2000 steps
 // gave log s_a within 0.12 of the integrated model's; at 400 and 1000 it stayed 0.23–0.35 and
