@@ -4,6 +4,7 @@
 // Runs on the offscreen platform.
 
 #include "plot/plot_view.h"
+#include "plot/rich_text.h"
 #include "plot_view_test_support.h"
 
 #include <qcustomplot.h>
@@ -235,6 +236,37 @@ private slots:
         QVERIFY(!svg.contains(QString::fromUtf8("σ_")));
         QVERIFY(svg.contains(QStringLiteral("density of")));
         QCOMPARE(view.figure().plots[0].heatMaps[0].name, std::string("density of σ_q"));
+    }
+
+    // Text wraps between words, never inside brackets: bq-2d-marginal's colour bar once read
+    // "integrand f(x," over "y)".
+    void wrappedLabelsKeepBracketsWhole()
+    {
+        QCOMPARE(wrapWords("integrand f(x, y) under N(0, [1, 2])"),
+                 (QStringList{"integrand", "f(x, y)", "under", "N(0, [1, 2])"}));
+        QCOMPARE(wrapWords("truth (numerical integration)"),
+                 (QStringList{"truth", "(numerical", "integration)"}));
+        QCOMPARE(wrapWords("a (b, c"), (QStringList{"a", "(b,", "c"}));
+        Figure f = onePlot({line("plain a", 1)});
+        HeatMap map;
+        map.name = "integrand f(x, y)";
+        map.nx = map.ny = 3;
+        map.values.assign(9, 1.0);
+        map.values[4] = 2.0;
+        f.plots[0].heatMaps.push_back(map);
+        int wrapped = 0;
+        for (int height = 150; height <= 300; height += 10) {
+            PlotView view;
+            view.resize(600, height);
+            view.setFigure(f);
+            view.renderNow();
+            const auto scales = view.customPlot()->findChildren<QCPColorScale*>();
+            QCOMPARE(scales.size(), 1);
+            const QString label = scales[0]->label();
+            QVERIFY2(label.contains("f(x, y)"), qPrintable(QString("at %1 px: %2").arg(height).arg(label)));
+            wrapped += label.contains('\n');
+        }
+        QVERIFY(wrapped > 0); // the short views did wrap
     }
 
     // A print size: the PDF page and the SVG are exactly that many millimetres (1 pt =

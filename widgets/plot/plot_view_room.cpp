@@ -4,6 +4,7 @@
 // an export asked for by width only.
 
 #include "plot/plot_view.h"
+#include "plot/rich_text.h"
 
 #include <qcustomplot.h>
 
@@ -22,7 +23,7 @@ double longestWord(const QString& text, const QFont& font)
 {
     const QFontMetricsF metrics(font);
     double longest = 0;
-    for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts))
+    for (const QString& word : wrapWords(text))
         longest = std::max(longest, metrics.horizontalAdvance(word));
     return longest;
 }

@@ -36,7 +36,7 @@ QString wrapText(const QString& text, const QFont& font, double width)
         return text;
     QStringList lines;
     QString line;
-    for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+    for (const QString& word : wrapWords(text)) {
         const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
         if (!line.isEmpty() && metrics.horizontalAdvance(longer) > width) {
             lines << line;
@@ -62,7 +62,7 @@ QString fitText(const QString& text, const QFont& font, double width)
     if (plainTextSize(font, wrapped).width() <= width)
         return wrapped;
     const QString ellipsis(QChar(0x2026));
-    QStringList words = text.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    QStringList words = wrapWords(text);
     while (!words.isEmpty()) {
         const QString last = words.takeLast();
         const QString before = words.isEmpty() ? QString() : words.join(QLatin1Char(' ')) + QLatin1Char(' ');

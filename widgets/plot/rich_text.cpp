@@ -125,6 +125,30 @@ QString richLabelHtml(const QString& markup, bool keepSpaces)
     return QStringLiteral("<span style=\"white-space:pre\">") + html + QStringLiteral("</span>");
 }
 
+QStringList wrapWords(const QString& text)
+{
+    QStringList words;
+    QString word;
+    int depth = 0;
+    for (const QChar c : text) {
+        if (c == QLatin1Char('(') || c == QLatin1Char('['))
+            ++depth;
+        else if ((c == QLatin1Char(')') || c == QLatin1Char(']')) && depth > 0)
+            --depth;
+        const bool listed = depth > 0 && word.endsWith(QLatin1Char(','));
+        if (c == QLatin1Char(' ') && !listed) {
+            if (!word.isEmpty())
+                words << word;
+            word.clear();
+        } else {
+            word += c;
+        }
+    }
+    if (!word.isEmpty())
+        words << word;
+    return depth == 0 ? words : text.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+}
+
 QString richLabelPlainText(const QString& markup)
 {
     QString text;

@@ -25,6 +25,10 @@ bool hasRichScripts(const QString& markup);
 QString richLabelHtml(const QString& markup, bool keepSpaces = true);
 // The markup's text without its markup (σ_e → σe), e.g. to measure its widest extent.
 QString richLabelPlainText(const QString& markup);
+// text's words for wrapping: split at spaces, except after a comma inside brackets, so that a
+// line never ends inside an argument list such as "f(x, y)" or "N(0, 1)"; "(numerical
+// integration)" may still break. Unbalanced brackets leave every space a break.
+QStringList wrapWords(const QString& text);
 // The size markup takes when drawn in font; for a label without scripts, the plain text's.
 QSizeF richTextSize(const QString& markup, const QFont& font);
 // Draws markup centred in box (lines centred on each other, or as `lines` aligns them) on
