@@ -54,6 +54,10 @@ LogisticFit fitLogisticVb(const LogisticData& data, const VbOptions& options = {
 
 struct EbOptions {
     double initialPrecision = 1;
+    // > 0: the MAP weights under this prior precision, not re-estimated by the evidence. At
+    // each θ the evidence shrinks the weights the more, the harder the simulations are to tell
+    // from the data, so near the optimum δ ≈ 0 and D̂ comes out flat (docs/gb-tables.md).
+    double fixedPrecision = 0;
     int maxIterations = 200;
     double tolerance = 1e-8; // relative change MacKay's update would make to the precision
 };

@@ -35,7 +35,8 @@ LogisticFit iterate(const Eigen::MatrixXd& z, const Eigen::VectorXd& labels, con
     Eigen::VectorXd packed(outer.cols());
     Matrix h(d + 1, d + 1), lower(d + 1, d + 1), lInverse(d + 1, d + 1), covariance(d + 1, d + 1);
     Eigen::LLT<Matrix> hessian(d + 1);
-    double alpha = options.initialPrecision;
+    const bool fixed = options.fixedPrecision > 0;
+    double alpha = fixed ? options.fixedPrecision : options.initialPrecision;
     // The previous point of the secant on u = log α (below).
     double previousU = 0, previousResidual = 0;
     bool havePrevious = false;
@@ -59,6 +60,10 @@ LogisticFit iterate(const Eigen::MatrixXd& z, const Eigen::VectorXd& labels, con
             w -= step;
             if (step.cwiseAbs().maxCoeff() < 1e-12 * std::max(1.0, w.cwiseAbs().maxCoeff()))
                 break;
+        }
+        if (fixed) {
+            fit.converged = true;
+            break;
         }
         lower = hessian.matrixL();
         inverseFromCholesky(lower, lInverse, covariance);

@@ -13,7 +13,8 @@ namespace evx::genbayes {
 
 Eigen::VectorXd classifierLogRatios(const GbModel& model, const Points& observed,
                                     const Eigen::VectorXd& theta, Classifier classifier, int folds,
-                                    std::uint64_t simulationSeed, SimulationDesign design, FeatureBasis basis)
+                                    std::uint64_t simulationSeed, SimulationDesign design, FeatureBasis basis,
+                                    const EbOptions& eb)
 {
     const Eigen::Index n = observed.rows();
     if (folds < 2 || n < folds)
@@ -56,7 +57,7 @@ Eigen::VectorXd classifierLogRatios(const GbModel& model, const Points& observed
         data.labels.head(m).setOnes();
         data.labels.tail(m).setZero();
         const LogisticFit fit = classifier == Classifier::Vb   ? fitLogisticVb(data)
-                                : classifier == Classifier::Eb ? fitLogisticEb(data)
+                                : classifier == Classifier::Eb ? fitLogisticEb(data, eb)
                                                                : fitLogisticL1Cv(data);
         for (Eigen::Index i : test)
             delta(i) = fit.decision(features.row(i));

@@ -6,6 +6,7 @@
 #include "genbayes/divergence.h"
 #include "genbayes/gb_model.h"
 #include "genbayes/generative_density.h"
+#include "genbayes/logistic.h"
 
 #include <cstdint>
 
@@ -32,7 +33,7 @@ Eigen::VectorXd classifierLogRatios(const GbModel& model, const Points& observed
                                     const Eigen::VectorXd& theta, Classifier classifier, int folds,
                                     std::uint64_t simulationSeed,
                                     SimulationDesign design = SimulationDesign::Stratified,
-                                    FeatureBasis basis = FeatureBasis::Paper);
+                                    FeatureBasis basis = FeatureBasis::Paper, const EbOptions& eb = {});
 
 // log p(x_i | θ) − logG_i for given log g at the observed points: the exact log-ratios when
 // logG is the truth's, the "Gen" baselines' when it is an estimate.

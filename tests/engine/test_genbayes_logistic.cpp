@@ -148,6 +148,25 @@ private slots:
         QVERIFY2(g.cwiseAbs().maxCoeff() < 1e-6, qPrintable(QString("%1 %2").arg(g(0)).arg(g(1))));
     }
 
+    void ebWithAFixedPrecisionIsThatPrecisionsMap()
+    {
+        // The same stationarity at the given α, which the fit reports and keeps; and it differs
+        // from the evidence's α, so the option is not a no-op.
+        const LogisticData data = gaussianPair(90, 3);
+        for (double alpha : {1e-3, 1.0, 30.0}) {
+            const LogisticFit fit = fitLogisticEb(data, EbOptions{.fixedPrecision = alpha});
+            QVERIFY(fit.converged);
+            QCOMPARE(fit.penalty, alpha);
+            const Eigen::VectorXd residual = probabilities(fit, data) - data.labels;
+            QVERIFY(std::fabs(residual.sum() + 1e-6 * fit.intercept) < 1e-8);
+            const Eigen::VectorXd g = data.features.transpose() * residual + alpha * fit.weights;
+            QVERIFY2(g.cwiseAbs().maxCoeff() < 1e-6,
+                     qPrintable(QString("α %1: %2 %3").arg(alpha).arg(g(0)).arg(g(1))));
+        }
+        const double evidence = fitLogisticEb(data).penalty;
+        QVERIFY(std::fabs(std::log(evidence)) > 0.1); // 1.0 above is not the evidence's choice
+    }
+
     void ebPrecisionIsAFixedPointOfMacKaysUpdate_data()
     {
         QTest::addColumn<LogisticData>("data");

@@ -52,7 +52,13 @@ std::vector<ParameterSpec> parametersFor(std::vector<std::string> truths,
         "simulation", "Simulation design", {"stratified", "independent", "auto"}, 2,
         "How each θ's simulations draw their random numbers: a Latin hypercube (the simulated sample "
         "matches p(· | θ) closely, so D̂ is far less noisy), independent draws, or auto (default): "
-        "stratified for vb, independent for cv and eb, whichever came closer to the reference"));
+        "stratified for vb and for eb with a fixed prior precision, independent for cv and eb, "
+        "whichever came closer to the reference"));
+    p.push_back(realParameter(
+        "eb_precision", "EB prior precision (0 = evidence)", "", 0, 100, 0,
+        "Empirical Bayes only: 0 re-estimates the weights' prior precision by the evidence at every θ "
+        "(the paper's), which shrinks δ towards 0 where the simulations are hard to tell from the "
+        "data and flattens D̂ near its minimum; a positive value fixes the precision at every θ"));
     p.push_back(choiceParameter(
         "feature_basis", "Classifier feature basis", std::move(featureBases), featureBasis,
         "The paper's features as they are, the same features in the observed sample's principal "
@@ -102,8 +108,15 @@ std::string valuesKey(const ParameterValues& v, std::initializer_list<std::strin
 // settings nor what is done with δ afterwards.
 std::string evaluationsKey(const ParameterValues& v)
 {
-    return valuesKey(
-        v, {"divergence", "tempering", "acquisitions", "ucb_beta", "surface_kernel", "generative_g"});
+    std::string key = valuesKey(v, {"divergence", "tempering", "acquisitions", "ucb_beta", "surface_kernel",
+                                    "generative_g", "eb_precision"});
+    // Only where it matters, so that every other run keeps its simulation seeds.
+    if (const double precision = v.at("eb_precision"); v.at("method") == 1 && precision > 0) {
+        char buf[40];
+        std::snprintf(buf, sizeof buf, "eb_precision=%.17g;", precision);
+        key += buf;
+    }
+    return key;
 }
 
 std::string cacheKey(const ParameterValues& v, const Eigen::VectorXd& theta, int repeat)
@@ -120,12 +133,14 @@ std::string cacheKey(const ParameterValues& v, const Eigen::VectorXd& theta, int
 // "auto" picks per classifier what came closer to the reference on Poisson data (mean JSD over
 // 10 seeds, stratified against independent; docs/gb-tables.md): VB 0.066 / 0.099 under KL, but
 // CV 0.31 / 0.19 and EB 0.32 / 0.16: the adaptive penalties of CV and EB do worse on the
-// stratified samples although D̂ scatters less there. Resolved before any cache key or seed is
-// made from the values, so that auto and the choice it stands for are the same run.
+// stratified samples although D̂ scatters less there, because they shrink δ towards 0 near the
+// optimum and widen the posterior about 1.5-fold. EB with a fixed prior precision does not
+// (stratified 0.044 on the same seeds), so it is stratified. Resolved before any cache key or seed is made
+// from the values, so that auto and the choice it stands for are the same run.
 ParameterValues withDesignResolved(ParameterValues v)
 {
     if (v.at("simulation") == 2)
-        v["simulation"] = v.at("method") == 2 ? 0 : 1;
+        v["simulation"] = v.at("method") == 2 || (v.at("method") == 1 && v.at("eb_precision") > 0) ? 0 : 1;
     return v;
 }
 
@@ -346,8 +361,8 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
     view.divergenceLabel = divergenceLabel(divergence);
     // The reference depends on the data and the divergence only.
     const std::string dataKey =
-        valuesKey(v, {"divergence", "method", "folds", "simulation", "feature_basis", "tempering",
-                      "acquisitions", "ucb_beta", "surface_kernel", "generative_g"});
+        valuesKey(v, {"divergence", "method", "folds", "simulation", "feature_basis", "eb_precision",
+                      "tempering", "acquisitions", "ucb_beta", "surface_kernel", "generative_g"});
     if (const auto hit = findReference(referenceKey(dataKey, divergenceIndex))) {
         view.referenceDivergence = *hit;
     } else {
@@ -400,7 +415,8 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
                 // D̂ along θ that no smoothing can average out: at n = 90 the KL minimum
                 // moved from λ ≈ 2.5 to 2.3; independent errors the GP averages instead.
                 return classifierLogRatios(*model, observed, theta, Classifier(method), folds,
-                                           std::hash<std::string>{}(key), design, basis);
+                                           std::hash<std::string>{}(key), design, basis,
+                                           EbOptions{.fixedPrecision = v.at("eb_precision")});
             });
             return record(theta, delta);
         };
