@@ -19,6 +19,23 @@
 using namespace evx;
 using namespace evx::plot_test;
 
+namespace {
+
+// One line and a 3 × 3 heat map named `name`, so that the plot has a colour scale.
+Figure withHeatMap(const std::string& name)
+{
+    Figure f = onePlot({line("plain a", 1)});
+    HeatMap map;
+    map.name = name;
+    map.nx = map.ny = 3;
+    map.values.assign(9, 1.0);
+    map.values[4] = 2.0;
+    f.plots[0].heatMaps.push_back(map);
+    return f;
+}
+
+} // namespace
+
 class TestPlotExport : public QObject {
     Q_OBJECT
 
@@ -223,13 +240,7 @@ private slots:
     // markup's text without the markup instead of raw underscores.
     void colourScaleLabelDropsMarkup()
     {
-        Figure f = onePlot({line("plain a", 1)});
-        HeatMap map;
-        map.name = "density of σ_q";
-        map.nx = map.ny = 3;
-        map.values.assign(9, 1.0);
-        map.values[4] = 2.0;
-        f.plots[0].heatMaps.push_back(map);
+        const Figure f = withHeatMap("density of σ_q");
         PlotView view;
         view.setFigure(f);
         const QString svg = QString::fromUtf8(view.encode(PlotView::ImageFormat::Svg, 800, 500));
@@ -238,7 +249,7 @@ private slots:
         QCOMPARE(view.figure().plots[0].heatMaps[0].name, std::string("density of σ_q"));
     }
 
-    // Text wraps between words, never inside brackets: bq-2d-marginal's colour bar once read
+    // Text wraps between words, not inside an argument list: bq-2d-marginal's colour bar read
     // "integrand f(x," over "y)".
     void wrappedLabelsKeepBracketsWhole()
     {
@@ -247,13 +258,7 @@ private slots:
         QCOMPARE(wrapWords("truth (numerical integration)"),
                  (QStringList{"truth", "(numerical", "integration)"}));
         QCOMPARE(wrapWords("a (b, c"), (QStringList{"a", "(b,", "c"}));
-        Figure f = onePlot({line("plain a", 1)});
-        HeatMap map;
-        map.name = "integrand f(x, y)";
-        map.nx = map.ny = 3;
-        map.values.assign(9, 1.0);
-        map.values[4] = 2.0;
-        f.plots[0].heatMaps.push_back(map);
+        const Figure f = withHeatMap("integrand f(x, y)");
         int wrapped = 0;
         for (int height = 150; height <= 300; height += 10) {
             PlotView view;
