@@ -72,6 +72,10 @@ struct L1Options {
     // cross-validated regression fit, and the logits they would reach lie far beyond the
     // clipping of log r to [−5, 3]. 100 changed no clipped δ on 20 folds across the box.
     int maxIterations = 100;
+    // > 0: fitLogisticL1Cv fits this C instead of cross-validating one (as EbOptions::
+    // fixedPrecision: a C chosen at each θ is smallest where the classes are hardest to tell
+    // apart, which flattens D̂ near its minimum).
+    double fixedC = 0;
 };
 // Minimises ‖w‖₁ + C Σ_i logloss_i (scikit-learn's parametrisation) for a given C.
 LogisticFit fitLogisticL1(const LogisticData& data, double c, const L1Options& options = {});

@@ -99,6 +99,8 @@ LogisticFit fitLogisticL1(const LogisticData& data, double c, const L1Options& o
 
 LogisticFit fitLogisticL1Cv(const LogisticData& data, const L1Options& options)
 {
+    if (options.fixedC > 0)
+        return fitLogisticL1(data, options.fixedC, options);
     const Eigen::Index n = data.features.rows(), d = data.features.cols();
     // Stratified folds as scikit-learn's StratifiedKFold without shuffling, so that C is chosen
     // on the same splits as LogisticRegressionCV: with the labels sorted (0s first), position

@@ -14,7 +14,7 @@ namespace evx::genbayes {
 Eigen::VectorXd classifierLogRatios(const GbModel& model, const Points& observed,
                                     const Eigen::VectorXd& theta, Classifier classifier, int folds,
                                     std::uint64_t simulationSeed, SimulationDesign design, FeatureBasis basis,
-                                    const EbOptions& eb)
+                                    const EbOptions& eb, const L1Options& l1)
 {
     const Eigen::Index n = observed.rows();
     if (folds < 2 || n < folds)
@@ -58,7 +58,7 @@ Eigen::VectorXd classifierLogRatios(const GbModel& model, const Points& observed
         data.labels.tail(m).setZero();
         const LogisticFit fit = classifier == Classifier::Vb   ? fitLogisticVb(data)
                                 : classifier == Classifier::Eb ? fitLogisticEb(data, eb)
-                                                               : fitLogisticL1Cv(data);
+                                                               : fitLogisticL1Cv(data, l1);
         for (Eigen::Index i : test)
             delta(i) = fit.decision(features.row(i));
     }

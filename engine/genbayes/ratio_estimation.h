@@ -33,7 +33,8 @@ Eigen::VectorXd classifierLogRatios(const GbModel& model, const Points& observed
                                     const Eigen::VectorXd& theta, Classifier classifier, int folds,
                                     std::uint64_t simulationSeed,
                                     SimulationDesign design = SimulationDesign::Stratified,
-                                    FeatureBasis basis = FeatureBasis::Paper, const EbOptions& eb = {});
+                                    FeatureBasis basis = FeatureBasis::Paper, const EbOptions& eb = {},
+                                    const L1Options& l1 = {});
 
 // log p(x_i | θ) − logG_i for given log g at the observed points: the exact log-ratios when
 // logG is the truth's, the "Gen" baselines' when it is an estimate.

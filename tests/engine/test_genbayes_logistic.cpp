@@ -351,6 +351,22 @@ private slots:
                                               rows[std::size_t(i)][std::size_t(d + 1)]));
         QVERIFY2(worst < tolerance, qPrintable(QString("max |δ − δ_sklearn| = %1").arg(worst)));
     }
+
+    void crossValidationWithAFixedCIsThatFit()
+    {
+        // L1Options::fixedC skips the search: the fit at that C, which the search would not
+        // have chosen here.
+        const LogisticData data = gaussianPair(90, 3);
+        const double chosen = fitLogisticL1Cv(data).penalty;
+        for (double c : {0.01, 10.0}) {
+            QVERIFY(std::fabs(std::log(c / chosen)) > 0.1);
+            const LogisticFit fixed = fitLogisticL1Cv(data, L1Options{.fixedC = c}),
+                              direct = fitLogisticL1(data, c);
+            QCOMPARE(fixed.penalty, c);
+            QCOMPARE(fixed.intercept, direct.intercept);
+            QCOMPARE(fixed.weights, direct.weights);
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestGenbayesLogistic)

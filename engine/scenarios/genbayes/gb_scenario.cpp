@@ -52,13 +52,18 @@ std::vector<ParameterSpec> parametersFor(std::vector<std::string> truths,
         "simulation", "Simulation design", {"stratified", "independent", "auto"}, 2,
         "How each θ's simulations draw their random numbers: a Latin hypercube (the simulated sample "
         "matches p(· | θ) closely, so D̂ is far less noisy), independent draws, or auto (default): "
-        "stratified for vb and for eb with a fixed prior precision, independent for cv and eb, "
+        "stratified for vb and for cv and eb with a fixed penalty, independent for cv and eb, "
         "whichever came closer to the reference"));
     p.push_back(realParameter(
         "eb_precision", "EB prior precision (0 = evidence)", "", 0, 100, 0,
         "Empirical Bayes only: 0 re-estimates the weights' prior precision by the evidence at every θ "
         "(the paper's), which shrinks δ towards 0 where the simulations are hard to tell from the "
         "data and flattens D̂ near its minimum; a positive value fixes the precision at every θ"));
+    p.push_back(realParameter(
+        "cv_c", "L1 penalty C (0 = cross-validated)", "", 0, 10000, 0,
+        "L1 with cross-validation only: 0 chooses C by 5-fold cross-validation at every θ (the paper's), "
+        "which, like the evidence, shrinks δ where the simulations are hard to tell from the data; a "
+        "positive value fixes C at every θ"));
     p.push_back(choiceParameter(
         "feature_basis", "Classifier feature basis", std::move(featureBases), featureBasis,
         "The paper's features as they are, the same features in the observed sample's principal "
@@ -109,11 +114,15 @@ std::string valuesKey(const ParameterValues& v, std::initializer_list<std::strin
 std::string evaluationsKey(const ParameterValues& v)
 {
     std::string key = valuesKey(v, {"divergence", "tempering", "acquisitions", "ucb_beta", "surface_kernel",
-                                    "generative_g", "eb_precision"});
+                                    "generative_g", "eb_precision", "cv_c"});
     // Only where it matters, so that every other run keeps its simulation seeds.
+    char buf[40];
     if (const double precision = v.at("eb_precision"); v.at("method") == 1 && precision > 0) {
-        char buf[40];
         std::snprintf(buf, sizeof buf, "eb_precision=%.17g;", precision);
+        key += buf;
+    }
+    if (const double c = v.at("cv_c"); v.at("method") == 0 && c > 0) {
+        std::snprintf(buf, sizeof buf, "cv_c=%.17g;", c);
         key += buf;
     }
     return key;
@@ -134,13 +143,15 @@ std::string cacheKey(const ParameterValues& v, const Eigen::VectorXd& theta, int
 // 10 seeds, stratified against independent; docs/gb-tables.md): VB 0.066 / 0.099 under KL, but
 // CV 0.31 / 0.19 and EB 0.32 / 0.16: the adaptive penalties of CV and EB do worse on the
 // stratified samples although D̂ scatters less there, because they shrink δ towards 0 near the
-// optimum and widen the posterior about 1.5-fold. EB with a fixed prior precision does not
-// (stratified 0.044 on the same seeds), so it is stratified. Resolved before any cache key or seed is made
-// from the values, so that auto and the choice it stands for are the same run.
+// optimum and widen the posterior about 1.5-fold. With a fixed penalty they do not (stratified,
+// the same seeds: EB 0.044, CV 0.049), so they are then stratified. Resolved before any cache key
+// or seed is made from the values, so that auto and the choice it stands for are the same run.
 ParameterValues withDesignResolved(ParameterValues v)
 {
+    const int method = int(v.at("method"));
+    const bool fixedPenalty = (method == 0 && v.at("cv_c") > 0) || (method == 1 && v.at("eb_precision") > 0);
     if (v.at("simulation") == 2)
-        v["simulation"] = v.at("method") == 2 || (v.at("method") == 1 && v.at("eb_precision") > 0) ? 0 : 1;
+        v["simulation"] = method == 2 || fixedPenalty ? 0 : 1;
     return v;
 }
 
@@ -361,7 +372,7 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
     view.divergenceLabel = divergenceLabel(divergence);
     // The reference depends on the data and the divergence only.
     const std::string dataKey =
-        valuesKey(v, {"divergence", "method", "folds", "simulation", "feature_basis", "eb_precision",
+        valuesKey(v, {"divergence", "method", "folds", "simulation", "feature_basis", "eb_precision", "cv_c",
                       "tempering", "acquisitions", "ucb_beta", "surface_kernel", "generative_g"});
     if (const auto hit = findReference(referenceKey(dataKey, divergenceIndex))) {
         view.referenceDivergence = *hit;
@@ -416,7 +427,8 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
                 // moved from λ ≈ 2.5 to 2.3; independent errors the GP averages instead.
                 return classifierLogRatios(*model, observed, theta, Classifier(method), folds,
                                            std::hash<std::string>{}(key), design, basis,
-                                           EbOptions{.fixedPrecision = v.at("eb_precision")});
+                                           EbOptions{.fixedPrecision = v.at("eb_precision")},
+                                           L1Options{.fixedC = v.at("cv_c")});
             });
             return record(theta, delta);
         };
