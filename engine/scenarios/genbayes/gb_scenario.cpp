@@ -5,18 +5,18 @@
 #include "genbayes/gb_inference.h"
 #include "genbayes/ratio_estimation.h"
 #include "scenarios/genbayes/gb_figure.h"
+#include "scenarios/genbayes/gb_run_keys.h"
 
 #include <algorithm>
 #include <array>
-#include <cstdio>
 #include <functional>
 #include <numeric>
-#include <string_view>
 
 namespace evx::scenarios {
 namespace {
 
 using namespace genbayes;
+using namespace gb_run_keys;
 
 const std::vector<std::string> kMethods{"cv", "eb", "vb", "gen-bayesopt", "gen-grid"};
 const std::vector<std::string> kMethodLabels{"classifier (L1, CV)", "classifier (EB)", "classifier (VB)",
@@ -95,75 +95,9 @@ constexpr std::size_t kReferenceLimit = 48;
 constexpr std::size_t kRecentBytes = std::size_t(64) << 20;
 constexpr int kDivergenceCount = int(std::size(kAllDivergences));
 
-// The values in v except the excluded names, exactly, as a map key.
-std::string valuesKey(const ParameterValues& v, std::initializer_list<std::string_view> excluded)
-{
-    std::string key;
-    char buf[40];
-    for (const auto& [name, value] : v) {
-        if (std::find(excluded.begin(), excluded.end(), name) != excluded.end())
-            continue;
-        std::snprintf(buf, sizeof buf, "%s=%.17g;", name.c_str(), value);
-        key += buf;
-    }
-    return key;
-}
-
-// What δ_i depend on: the truth and its parameters, seed, n, folds and method, not the loop's
-// settings nor what is done with δ afterwards.
-std::string evaluationsKey(const ParameterValues& v)
-{
-    std::string key = valuesKey(v, {"divergence", "tempering", "acquisitions", "ucb_beta", "surface_kernel",
-                                    "generative_g", "eb_precision", "cv_c"});
-    // Only where it matters, so that every other run keeps its simulation seeds.
-    char buf[40];
-    if (const double precision = v.at("eb_precision"); v.at("method") == 1 && precision > 0) {
-        std::snprintf(buf, sizeof buf, "eb_precision=%.17g;", precision);
-        key += buf;
-    }
-    if (const double c = v.at("cv_c"); v.at("method") == 0 && c > 0) {
-        std::snprintf(buf, sizeof buf, "cv_c=%.17g;", c);
-        key += buf;
-    }
-    return key;
-}
-
-std::string cacheKey(const ParameterValues& v, const Eigen::VectorXd& theta, int repeat)
-{
-    std::string key = evaluationsKey(v);
-    char buf[40];
-    for (Eigen::Index k = 0; k < theta.size(); ++k) {
-        std::snprintf(buf, sizeof buf, "%.17g,", theta(k));
-        key += buf;
-    }
-    return key + "#" + std::to_string(repeat);
-}
-
-// "auto" picks per classifier what came closer to the reference on Poisson data (mean JSD over
-// 10 seeds, stratified against independent; docs/gb-tables.md): VB 0.066 / 0.099 under KL, but
-// CV 0.31 / 0.19 and EB 0.32 / 0.16: the adaptive penalties of CV and EB do worse on the
-// stratified samples although D̂ scatters less there, because they shrink δ towards 0 near the
-// optimum and widen the posterior about 1.5-fold. With a fixed penalty they do not (stratified,
-// the same seeds: EB 0.044, CV 0.049), so they are then stratified. Resolved before any cache key
-// or seed is made from the values, so that auto and the choice it stands for are the same run.
-ParameterValues withDesignResolved(ParameterValues v)
-{
-    const int method = int(v.at("method"));
-    const bool fixedPenalty = (method == 0 && v.at("cv_c") > 0) || (method == 1 && v.at("eb_precision") > 0);
-    if (v.at("simulation") == 2)
-        v["simulation"] = method == 2 || fixedPenalty ? 0 : 1;
-    return v;
-}
-
 std::vector<double> asVector(const Eigen::VectorXd& v)
 {
     return {v.data(), v.data() + v.size()};
-}
-
-// The reference surfaces are kept by the data and the divergence only.
-std::string referenceKey(const std::string& dataKey, int divergenceAt)
-{
-    return dataKey + "#" + std::to_string(divergenceAt);
 }
 
 // D̂_f of each δ vector (rows) under the given divergences (columns; indices into
@@ -332,7 +266,7 @@ void GbScenario::prepareSwitches(const DataSet& data, const std::string& recentK
 Figure GbScenario::run(const ParameterValues& input, const RunContext& context) const
 {
     context.checkCancelled(); // a cached surface below would otherwise answer a cancelled run
-    const ParameterValues v = withDesignResolved(m_schema.complete(input));
+    const ParameterValues v = resolvedValues(m_schema.complete(input));
     const int n = int(v.at("n_obs")), folds = int(v.at("folds"));
     const int method = int(v.at("method"));
     if (method < 3 && n < folds)
