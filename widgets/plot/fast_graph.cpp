@@ -153,10 +153,6 @@ void FastGraph::drawLinePlot(QCPPainter* painter, const QVector<QPointF>& lines)
     painter->setPen(pen);
 }
 
-} // namespace evx
-
-namespace evx {
-
 const QPixmap& FastGraph::markerStamp(const QCPScatterStyle& style, bool antialiased, double pixelRatio) const
 {
     const QPen pen = style.isPenDefined() ? style.pen() : mPen;
