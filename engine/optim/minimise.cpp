@@ -17,18 +17,23 @@ namespace {
 // finite so that its interpolating line searches stay finite.
 constexpr double kRejected = 1e300;
 
+// Thrown by the tracker at a trial point within MinimiseOptions::resolution of the best one
+// that is no better.
+struct BelowResolution {};
+
 // f wrapped once for every attempt: rejection of non-finite points, the best point, the memo
 // of the last evaluation, and the first exception f threw (so that LBFGS++'s own exceptions
 // can be told from the caller's).
 struct Tracker {
     Tracker(const Objective& objective, const Eigen::VectorXd& start, const MinimiseOptions& o)
-        : f(objective), best(start), lower(o.lower), upper(o.upper)
+        : f(objective), best(start), lower(o.lower), upper(o.upper), resolution(o.resolution)
     {
     }
 
     const Objective& f;
     Eigen::VectorXd best, bestGrad;
     const Eigen::VectorXd &lower, &upper;
+    double resolution;
     double bestValue = std::numeric_limits<double>::infinity();
     double startValue = 0; // value at the current attempt's first evaluation
     bool startSeen = false;
@@ -40,10 +45,13 @@ struct Tracker {
     double operator()(const Eigen::VectorXd& x, Eigen::VectorXd& grad)
     {
         double value = kRejected;
+        bool nearBest = false;
         if (lastX.size() == x.size() && lastX == x) {
             grad = lastGrad;
             value = lastValue;
         } else {
+            nearBest =
+                resolution > 0 && bestValue < kRejected && (x - best).cwiseAbs().maxCoeff() < resolution;
             grad.setZero(x.size());
             if (x.allFinite()) {
                 try {
@@ -74,6 +82,10 @@ struct Tracker {
             bestValue = value;
             best = x;
             bestGrad = grad;
+        } else if (nearBest) {
+            // A short step that improves goes on (a steep valley can call for one); one that
+            // does not has nowhere left to go at this resolution.
+            throw BelowResolution{};
         }
         return value;
     }
@@ -86,7 +98,7 @@ void checkOptions(const Eigen::VectorXd& x0, const MinimiseOptions& o)
     if (!(o.maxIterations > 0) || !(o.maxLineSearch > 0) || o.restarts < 0)
         throw InvalidParameter("minimise: iteration and line-search limits must be positive, restarts ≥ 0");
     if (!(o.gradientTolerance >= 0) || !(o.relativeGradientTolerance >= 0) || !(o.valueTolerance >= 0) ||
-        !(o.restartImprovement >= 0))
+        !(o.restartImprovement >= 0) || !(o.resolution >= 0))
         throw InvalidParameter("minimise: tolerances must be non-negative numbers");
     const bool bounded = o.lower.size() > 0 || o.upper.size() > 0;
     if (bounded && (o.lower.size() != x0.size() || o.upper.size() != x0.size()))
@@ -149,6 +161,7 @@ MinimiseResult minimise(const Objective& f, const Eigen::VectorXd& x0, const Min
     Tracker tracker(f, start, options);
     MinimiseResult result;
     std::string failure;
+    bool resolved = false;
     for (int attempt = 0; attempt <= options.restarts; ++attempt) {
         Eigen::VectorXd x = tracker.best;
         tracker.startSeen = false;
@@ -162,6 +175,11 @@ MinimiseResult minimise(const Objective& f, const Eigen::VectorXd& x0, const Min
             else
                 failure.clear();
             result.converged = failure.empty();
+            break;
+        } catch (const BelowResolution&) {
+            failure.clear();
+            result.converged = true;
+            resolved = true;
             break;
         } catch (const std::exception& e) {
             if (tracker.thrown)
@@ -182,6 +200,8 @@ MinimiseResult minimise(const Objective& f, const Eigen::VectorXd& x0, const Min
         result.message = "no point with a finite objective was found";
     } else if (!failure.empty())
         result.message = failure;
+    else if (resolved)
+        result.message = "converged: a trial within the resolution of the best point was no better";
     else
         result.message = "converged in " + std::to_string(result.iterations) + " iterations";
     return result;

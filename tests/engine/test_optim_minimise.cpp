@@ -1,6 +1,7 @@
 // The optimiser wrapper (engine/optim/minimise.*): minima known in closed form (a quadratic,
 // Rosenbrock's valley, a box-constrained quadratic, x − ln x), and how it reports the iteration
-// limit, a failed line search, non-finite regions, bad options and exceptions from f.
+// limit, a failed line search, non-finite regions, a noisy minimum, bad options and exceptions
+// from f.
 #include "compare_near.h"
 #include "core/errors.h"
 #include "optim/minimise.h"
@@ -8,6 +9,8 @@
 #include <QtTest>
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 
@@ -33,6 +36,21 @@ double rosenbrock(const Eigen::VectorXd& x, Eigen::VectorXd& g)
     g[0] = -2 * r - 400 * x[0] * s;
     g[1] = 200 * s;
     return r * r + 100 * s * s;
+}
+
+// A deterministic stand-in for rounding noise: a value in [−1, 1] from the bits of x (splitmix64).
+double noiseAt(const Eigen::VectorXd& x)
+{
+    std::uint64_t h = 0x9e3779b97f4a7c15ULL;
+    for (Eigen::Index i = 0; i < x.size(); ++i) {
+        std::uint64_t bits;
+        std::memcpy(&bits, &x[i], sizeof bits);
+        h ^= bits + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+        h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
+        h ^= h >> 31;
+    }
+    return double(h >> 11) * 0x1p-52 - 1;
 }
 
 Eigen::VectorXd vec(std::initializer_list<double> v)
@@ -203,6 +221,28 @@ private slots:
         EVX_COMPARE_NEAR(r.value, 0.05 - 0.05 * std::log(0.05), 1e-15);
     }
 
+    void aNoisyMinimumEndsAtTheResolution()
+    {
+        // ½‖x‖² with value noise 1e-6 and gradient noise 1e-3: within |x| ≈ 1e-3 of the minimum
+        // neither tells up from down, as a GP likelihood past n ≈ 100 cannot (bq-2d-marginal).
+        const auto noisy = [](const Eigen::VectorXd& x, Eigen::VectorXd& g) {
+            const double e = noiseAt(x);
+            g = x.array() + 1e-3 * e;
+            return 0.5 * x.squaredNorm() + 1e-6 * e;
+        };
+        MinimiseOptions o;
+        o.lineSearch = LineSearch::StrongWolfe;
+        const MinimiseResult chased = minimise(noisy, vec({1.0, -0.5}), o);
+        QVERIFY2(!chased.converged, chased.message.c_str()); // no gradient test can hold there
+        o.resolution = 1e-4;
+        const MinimiseResult r = minimise(noisy, vec({1.0, -0.5}), o);
+        QVERIFY2(r.converged, r.message.c_str());
+        QVERIFY2(r.message.find("resolution") != std::string::npos, r.message.c_str());
+        QVERIFY2(r.x.cwiseAbs().maxCoeff() < 1e-2, qPrintable(QString::number(r.x.norm())));
+        QVERIFY2(r.evaluations < chased.evaluations,
+                 qPrintable(QStringLiteral("%1 against %2").arg(r.evaluations).arg(chased.evaluations)));
+    }
+
     void nowhereFinite()
     {
         const auto f = [](const Eigen::VectorXd&, Eigen::VectorXd&) {
@@ -235,6 +275,9 @@ private slots:
         p.maxIterations = 0;
         QVERIFY_THROWS_EXCEPTION(InvalidParameter, minimise(rosenbrock, vec({0.0, 0.0}), p));
         QVERIFY_THROWS_EXCEPTION(InvalidParameter, minimise(rosenbrock, Eigen::VectorXd()));
+        MinimiseOptions negative;
+        negative.resolution = -1;
+        QVERIFY_THROWS_EXCEPTION(InvalidParameter, minimise(rosenbrock, vec({0.0, 0.0}), negative));
     }
 };
 
