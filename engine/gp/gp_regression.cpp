@@ -423,9 +423,12 @@ FitResult fitHyperparameters(GpRegression& gp, const FitOptions& options)
     mo.valueTolerance = options.relativeImprovement;
     mo.maxLineSearch = options.maxLineSearch;
     mo.lineSearch = optim::LineSearch::StrongWolfe;
+    // θ moves at most (ub − lb)/4 per unit of u (the logistic's slope is at most ¼).
+    mo.resolution = p > 0 ? 4 * options.resolution / (ub - lb).maxCoeff() : 0;
     const optim::MinimiseResult fit = optim::minimise(objective, u, mo);
     FitResult result;
     result.iterations = fit.iterations;
+    result.evaluations = fit.evaluations;
     result.converged = fit.converged;
     // Back to the best point unless gp still holds its factor (the usual case: the last point
     // evaluated is the one accepted).

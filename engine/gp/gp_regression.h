@@ -101,6 +101,11 @@ struct FitOptions {
     // until it gives up (10–40 evaluations at O(n³) each).
     double relativeImprovement = 0;
     int maxLineSearch = 40; // trial points per line search before LBFGS++ gives up
+    // Hyperparameter sets closer than this in every log hyperparameter count as one: a trial
+    // step that small and no better ends the fit as converged (optim::MinimiseOptions::
+    // resolution; 0: off). Past n ≈ 100 an interpolating GP's log p can jump by tenths of a nat
+    // between points 1e-9 apart, and a line search otherwise spends its whole budget in that noise.
+    double resolution = 0;
     // A start closer than this fraction of a bounded range to a bound begins this far in. The
     // bounds are a logistic change of variables whose slope vanishes at the ends: a warm start
     // from a fit that ended on a bound (1e-6 in) sees a gradient scaled by ~1e-6 and stays there,
@@ -122,6 +127,7 @@ struct FitOptions {
 struct FitResult {
     double logMarginalLikelihood = 0;
     int iterations = 0;
+    int evaluations = 0; // of log p and its gradient, by L-BFGS (0 for the scan)
     bool converged = false;
 };
 

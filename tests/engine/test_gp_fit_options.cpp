@@ -1,6 +1,8 @@
 // The fit's opt-in controls that make refits cheap and warm starts safe (issue 13, bq-2d-marginal
-// at n = 150): stopping on a stalled likelihood, leaving a bound a warm start sits on, and the
-// vectorised Gaussian kernel gradients every likelihood gradient uses, and the K⁻¹ it needs.
+// at n = 150): stopping on a stalled likelihood or at a resolution, leaving a bound a warm start
+// sits on, and the vectorised Gaussian kernel gradients every likelihood gradient uses, and the
+// K⁻¹ it needs.
+#include "bq/designs.h"
 #include "compare_near.h"
 #include "gp/gp_regression.h"
 #include "random_points.h"
@@ -130,6 +132,44 @@ private slots:
         for (int d = 0; d < 2; ++d)
             EVX_COMPARE_NEAR(stopped.kernel().lengthscales()[d], full.kernel().lengthscales()[d],
                              1e-3 * full.kernel().lengthscales()[d]);
+    }
+
+    void warmStartInRoundingNoiseStopsAtTheResolution()
+    {
+        // 150 Halton points over N(0, diag(0.3², 1)) against lengthscales ~0.55: log p jumps by
+        // tenths of a nat between lengthscales 1e-9 apart. From a fit to the first 93 points (as
+        // bq-2d-marginal warm-starts), the line search otherwise chases that noise and fails.
+        const bq::GaussianMeasure p{Eigen::Vector2d(0, 0), Eigen::Vector2d(0.3 * 0.3, 1)};
+        const Eigen::MatrixXd x = bq::quasiRandomDesign(p, 150, 1);
+        const Eigen::VectorXd y = bumps(x);
+        FitOptions o;
+        o.minLengthscale = 0.05;
+        o.maxLengthscale = 10;
+        o.relativeImprovement = 1e-6;
+        o.maxLineSearch = 10;
+        GpRegression first(Kernel(KernelKind::Gaussian, 1, Eigen::Vector2d(0.5, 0.6)));
+        first.setData(x.topRows(93), y.head(93));
+        fitHyperparameters(first, o);
+        GpRegression chased(first.kernel());
+        chased.setData(x, y);
+        const FitResult rc = fitHyperparameters(chased, o);
+        o.resolution = 1e-4;
+        GpRegression resolved(first.kernel());
+        resolved.setData(x, y);
+        const FitResult rr = fitHyperparameters(resolved, o);
+        qInfo("chased: %d evaluations, log p %.6f (%s); at the resolution: %d evaluations, log p %.6f",
+              rc.evaluations, rc.logMarginalLikelihood, rc.converged ? "converged" : "not converged",
+              rr.evaluations, rr.logMarginalLikelihood);
+        QVERIFY(!rc.converged);
+        QVERIFY(rr.converged);
+        QVERIFY2(rr.evaluations < rc.evaluations,
+                 qPrintable(QString("%1 against %2").arg(rr.evaluations).arg(rc.evaluations)));
+        // As high as the noise lets either tell: 0.5 nats is the noise's span measured at n = 150.
+        QVERIFY2(rr.logMarginalLikelihood > rc.logMarginalLikelihood - 0.5,
+                 qPrintable(QString::number(rr.logMarginalLikelihood - rc.logMarginalLikelihood)));
+        for (int d = 0; d < 2; ++d)
+            EVX_COMPARE_NEAR(resolved.kernel().lengthscales()[d], chased.kernel().lengthscales()[d],
+                             0.01 * chased.kernel().lengthscales()[d]);
     }
 };
 
