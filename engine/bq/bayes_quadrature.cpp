@@ -46,6 +46,21 @@ void IncrementalBq::setData(const Eigen::MatrixXd& x, const Eigen::VectorXd& y)
     m_z = x.rows() > 0 ? kernelMeans(m_gp.kernel(), x, m_p) : Eigen::VectorXd();
 }
 
+void IncrementalBq::setKernelAndData(const gp::Kernel& kernel, const Eigen::MatrixXd& x,
+                                     const Eigen::VectorXd& y)
+{
+    gp::Kernel k = kernel;
+    if (m_integrate)
+        k.setOutputScale(1);
+    m_gp = gp::GpRegression(k, m_gp.priorMean());
+    m_priorVariance = priorVariance(m_gp.kernel(), m_p);
+    setData(x, y);
+    // The grid's V is recomputed in place on the next use (the new factor's revision differs).
+    if (m_grid)
+        m_gridMeans = kernelMeans(m_gp.kernel(), m_grid->points(), m_p);
+    m_gridRows = 0;
+}
+
 double IncrementalBq::outputScale() const
 {
     if (!m_integrate)

@@ -180,6 +180,34 @@ private slots:
         EVX_COMPARE_NEAR((rc - ra).cwiseAbs().maxCoeff(), 0.0, 1e-9 * ra.maxCoeff());
     }
 
+    void newKernelKeepsNoStaleGridTerms()
+    {
+        // setKernelAndData keeps the acquisition grid's storage, not its contents: after a grid
+        // was used under one kernel, everything must equal a fresh IncrementalBq under the new
+        // one, to the bit (the same operations in the same order).
+        const GaussianMeasure p = GaussianMeasure::oneDimensional(0.0, 1.0);
+        const Eigen::MatrixXd x = quasiRandomDesign(p, 20, 4);
+        const Eigen::MatrixXd grid = Eigen::VectorXd::LinSpaced(41, -3, 3);
+        const gp::Kernel before(gp::KernelKind::Gaussian, 3.0, Eigen::VectorXd::Constant(1, 0.15));
+        const gp::Kernel after(gp::KernelKind::Gaussian, 2.0, Eigen::VectorXd::Constant(1, 0.4));
+        IncrementalBq reused(before, p, true);
+        const Eigen::VectorXd y = appendPeak(reused, x.topRows(12));
+        reused.varianceReduction(grid);
+        Eigen::VectorXd yAll(20);
+        yAll << y, Eigen::VectorXd::LinSpaced(8, 0.1, 0.8);
+        reused.setKernelAndData(after, x, yAll);
+        IncrementalBq fresh(after, p, true);
+        fresh.setData(x, yAll);
+        QCOMPARE(reused.estimate().mean, fresh.estimate().mean);
+        QCOMPARE(reused.estimate().variance, fresh.estimate().variance);
+        QCOMPARE(reused.outputScale(), fresh.outputScale());
+        QCOMPARE((reused.varianceReduction(grid) - fresh.varianceReduction(grid)).cwiseAbs().maxCoeff(), 0.0);
+        // And its row updates after further samples.
+        reused.add(Eigen::VectorXd::Constant(1, 0.33), 0.5);
+        fresh.add(Eigen::VectorXd::Constant(1, 0.33), 0.5);
+        QCOMPARE((reused.varianceReduction(grid) - fresh.varianceReduction(grid)).cwiseAbs().maxCoeff(), 0.0);
+    }
+
     void varianceReductionFollowsTheSamples()
     {
         // Asked after every sample (as active sampling does, the terms then grow by one row each)

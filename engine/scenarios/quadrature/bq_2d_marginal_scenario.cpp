@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <memory>
 #include <numbers>
 
 namespace evx::scenarios {
@@ -148,7 +147,7 @@ Figure Bq2dMarginalScenario::runWith(const RunInput& input, const RunContext& co
     const Eigen::Vector2d initialW(fixedW > 0 ? fixedW : 0.5 * sx, fixedW > 0 ? fixedW : 0.5 * sy);
     Eigen::Vector2d w = initialW;
     auto kernelFor = [&] { return gp::Kernel(gp::KernelKind::Gaussian, 1.0, w); };
-    auto inc = std::make_unique<bq::IncrementalBq>(kernelFor(), p, true);
+    bq::IncrementalBq inc(kernelFor(), p, true);
     Eigen::MatrixXd x(0, 2);
     Eigen::VectorXd y(0);
     // Unless sampling actively, where the samples come from, the samples do not depend on the GP,
@@ -168,7 +167,7 @@ Figure Bq2dMarginalScenario::runWith(const RunInput& input, const RunContext& co
         else if (strategy == 1 || i < 3)
             xi = quasi.row(i - users).transpose();
         else {
-            Eigen::VectorXd red = inc->varianceReduction(activeGrid);
+            Eigen::VectorXd red = inc.varianceReduction(activeGrid);
             for (int g = 0; g < red.size(); ++g)
                 if (sampled[size_t(g)])
                     red[g] = -1;
@@ -202,6 +201,10 @@ Figure Bq2dMarginalScenario::runWith(const RunInput& input, const RunContext& co
             // than let the line search chase rounding, which made the slowest seeds' fits 100 ms.
             o.relativeImprovement = 1e-6;
             o.maxLineSearch = 10;
+            // Past n ≈ 100, log p jumps by tenths of a nat between lengthscales 1e-9 apart: a
+            // line search chasing that noise took 13–23 evaluations (~1 ms each at n = 150)
+            // and ended "not converged". Lengthscales to 1e-4 are far finer than Z can tell.
+            o.resolution = 1e-4;
             o.boundMargin = 0.05; // a warm start from a bound can leave it (gp_regression.h)
             // The initial lengthscales where the data now prefer them to the last fit's: with
             // x_prior_sd ≥ 2 the first Halton points miss the bumps, and the fits until n = 27
@@ -209,12 +212,10 @@ Figure Bq2dMarginalScenario::runWith(const RunInput& input, const RunContext& co
             o.otherStarts = {initialW};
             gp::fitHyperparameters(g, o);
             w = g.kernel().lengthscales();
-            if (gpEachStep || k == users + n) {
-                inc = std::make_unique<bq::IncrementalBq>(kernelFor(), p, true);
-                inc->setData(x, y);
-            }
+            if (gpEachStep || k == users + n)
+                inc.setKernelAndData(kernelFor(), x, y);
         } else if (gpEachStep) {
-            inc->add(xi, y[y.size() - 1]);
+            inc.add(xi, y[y.size() - 1]);
         }
     }
 
@@ -227,7 +228,7 @@ Figure Bq2dMarginalScenario::runWith(const RunInput& input, const RunContext& co
     for (int iy = 0; iy < kMapPoints; ++iy)
         for (int ix = 0; ix < kMapPoints; ++ix)
             truthMap.values.push_back(integrand(mapX[ix], mapY[iy]));
-    const Eigen::MatrixXd mm = bq::productGridMean(inc->gp(), mapX, mapY); // (ix, iy): x fastest, as the map
+    const Eigen::MatrixXd mm = bq::productGridMean(inc.gp(), mapX, mapY); // (ix, iy): x fastest, as the map
     meanMap.values.assign(mm.data(), mm.data() + mm.size());
     Series samples;
     samples.name = "samples";
@@ -253,8 +254,8 @@ Figure Bq2dMarginalScenario::runWith(const RunInput& input, const RunContext& co
     figure.plots.push_back(std::move(gpPlot));
 
     context.checkCancelled();
-    const bq::MarginalGp marginal(inc->gp(), 0.0, sy);
-    const double hHat = inc->outputScale(); // variances scale by ĥ (output scale integrated out)
+    const bq::MarginalGp marginal(inc.gp(), 0.0, sy);
+    const double hHat = inc.outputScale(); // variances scale by ĥ (output scale integrated out)
     Plot mPlot;
     mPlot.title = "Marginal ∫ f(x, y) p(y) dy: GP (y integrated out in closed form) against the truth";
     mPlot.xLabel = "x";
@@ -292,7 +293,7 @@ Figure Bq2dMarginalScenario::runWith(const RunInput& input, const RunContext& co
     figure.plots.push_back(std::move(mPlot));
 
     const double zTrue = trueIntegral(sx, sy);
-    const bq::ZEstimate z = inc->estimate();
+    const bq::ZEstimate z = inc.estimate();
     figure.summary.set("z.true", zTrue);
     figure.summary.set("z.mean", z.mean);
     figure.summary.set("z.sd", z.sd());
@@ -301,7 +302,7 @@ Figure Bq2dMarginalScenario::runWith(const RunInput& input, const RunContext& co
     figure.summary.set("marginal.max_sd", maxSd);
     figure.summary.set("kernel.lengthscale_x", w[0]);
     figure.summary.set("kernel.lengthscale_y", w[1]);
-    figure.summary.set("jitter.added", inc->gp().jitter());
+    figure.summary.set("jitter.added", inc.gp().jitter());
     figure.summary.set("samples.n", double(x.rows()));
     return figure;
 }
