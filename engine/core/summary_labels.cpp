@@ -19,6 +19,7 @@ const std::map<std::string, std::string> kWholeKeys = {
     {"ks", "Kolmogorov–Smirnov statistic"},
     {"jsd", "Jensen–Shannon distance"},
     {"time.speedup", "Speed-up"},
+    {"kernel.fit_samples", "Samples the length-scales were fitted to"},
     {"c_lo", "Cₗₒ (lower end of the family)"},
     {"c_star", "C* (peak of the density)"},
     {"c_map", "C at the mode"},
