@@ -136,8 +136,12 @@ bool gradientTestHolds(const Tracker& t, const MinimiseOptions& o)
 int runSolver(Tracker& tracker, Eigen::VectorXd& x, const MinimiseOptions& o)
 {
     double fx = 0;
+    // LBFGS++'s solvers keep a reference to their parameters, so these must outlive the solver:
+    // a temporary here was read after its end by every bounded run (AddressSanitizer,
+    // stack-use-after-scope in LBFGSBSolver::reset).
     if (o.lower.size() > 0) {
-        LBFGSpp::LBFGSBSolver<double> solver(parameters<LBFGSpp::LBFGSBParam<double>>(o));
+        const auto p = parameters<LBFGSpp::LBFGSBParam<double>>(o);
+        LBFGSpp::LBFGSBSolver<double> solver(p);
         return solver.minimize(tracker, x, fx, o.lower, o.upper);
     }
     auto p = parameters<LBFGSpp::LBFGSParam<double>>(o);
