@@ -32,16 +32,25 @@ public:
     double logLik(const Eigen::VectorXd& t) const;
 
 private:
+    void findScoreLattice(const std::vector<double>& scores);
+    void scorePrecisions(double g0, double gv, Eigen::ArrayXd& precision) const;
+
     // Every school's pupils, concatenated, sampled schools first; school s holds
     // [m_start[s], m_start[s + 1]). A pupil's variance depends on it only through the verbal
-    // score, so each step takes one exp per distinct score (m_verbalScores) and every pupil
-    // looks its precision up (m_scoreIndex): a cost per pupil that does not favour either run.
+    // score, so each step computes one precision per distinct score (m_verbalScores; on a lattice
+    // of scores, a geometric sequence) and every pupil looks its precision up (m_scoreIndex): a
+    // cost per pupil that does not favour either run.
     std::vector<double> m_attain, m_verbal, m_female, m_social;
     std::vector<int> m_scoreIndex;
     Eigen::ArrayXd m_verbalScores;
+    std::vector<int> m_latticeIndex; // per distinct score, k with v = v_0 + k Δ; empty: no lattice
+    double m_latticeStep = 0;
     std::vector<std::size_t> m_start;
-    std::vector<double> m_sumVerbal;       // per school: Σ log sd_i = n γ_0 + γ_v Σ v_i
-    std::vector<double> m_weight, m_omega; // per virtual school
+    std::vector<double> m_sumVerbal; // per sampled school: Σ v_i (Σ log sd_i = n γ_0 + γ_v Σ v_i)
+    // Per virtual school: its weight w_k, within-group weight ω_k, pupils and Σ v_i; and the
+    // constant Σ_k w_k ω_k n_k log √(2π).
+    Eigen::ArrayXd m_virtualWeight, m_virtualOmega, m_virtualSize, m_virtualSumVerbal;
+    double m_virtualNormaliser = 0;
     int m_sampledSchools = 0;
 };
 

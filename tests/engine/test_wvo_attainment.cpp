@@ -83,12 +83,29 @@ private slots:
                  qPrintable(QString("%1 vs %2").arg(models::attainmentSchoolLogLik(s, t)).arg(std::log(z))));
     }
 
+    void sampledInterceptsAreTheModelsTerms_data()
+    {
+        // The data's verbal scores are integers standardised: their precisions come as a geometric
+        // sequence (SampledInterceptSchools::scorePrecisions), which is exact to 1e-14 only on a
+        // lattice, so scores moved off it must take the exps; a steep γ_v spreads the precisions
+        // over 1e-120 to 1e100, where the sequence's rounding would show first.
+        QTest::addColumn<double>("offLattice");
+        QTest::addColumn<double>("varianceSlope");
+        QTest::newRow("scores on a lattice") << 0.0 << 0.1;
+        QTest::newRow("scores off a lattice") << 1e-3 << 0.1;
+        QTest::newRow("steep variance slope") << 0.0 << 40.0;
+    }
     void sampledInterceptsAreTheModelsTerms()
     {
         // Two real schools with their intercepts sampled and three weighted virtual ones (one of
         // weight 0) against the terms written out here: a normal prior on each intercept, a normal
         // log density per pupil, and w_k times the school marginal (tested against quadrature).
-        const models::AttainmentData d = models::readAttainment(kData);
+        QFETCH(double, offLattice);
+        QFETCH(double, varianceSlope);
+        models::AttainmentData d = models::readAttainment(kData);
+        for (auto& school : d.schools) // a function of the score: as many distinct scores as before
+            for (double& v : school.verbal)
+                v += offLattice * std::sin(37 * v);
         std::mt19937_64 rng(3);
         std::normal_distribution<double> z;
         std::vector<models::Pupils> virt(3);
@@ -111,7 +128,7 @@ private slots:
         for (int trial = 0; trial < 10; ++trial) {
             Eigen::VectorXd t(9);
             t << 5.6 + 0.2 * z(rng), -1.8 + 0.3 * z(rng), 2 + 0.1 * z(rng), 0.1 * z(rng), 0.3 + 0.1 * z(rng),
-                0.7 + 0.1 * z(rng), 0.1 + 0.05 * z(rng), 5.6 + 0.3 * z(rng), 5.6 + 0.3 * z(rng);
+                0.7 + 0.1 * z(rng), varianceSlope + 0.05 * z(rng), 5.6 + 0.3 * z(rng), 5.6 + 0.3 * z(rng);
             double expected = 0;
             for (std::size_t s = 0; s < sampled.size(); ++s) {
                 const double a = t(7 + static_cast<Eigen::Index>(s));

@@ -117,7 +117,7 @@ std::vector<Preset> WvoAttainmentScenario::presets() const
         {"paper",
          "Sec. 4.3: 540 virtual pupils in 54 virtual schools of 10 (about 6-fold compression), the "
          "real schools' intercepts sampled pupil by pupil as in the paper's model, with the 2000 burn-in "
-         "steps its 26 dimensions need: the incremental run about 7 times faster",
+         "steps its 26 dimensions need: the incremental run about 8 to 9 times faster",
          {{"virtual_count", 54},
           {"virtual_pupils", 10},
           {"within_weights", 1},
