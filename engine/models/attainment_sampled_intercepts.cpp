@@ -32,8 +32,6 @@ SampledInterceptSchools::SampledInterceptSchools(const std::vector<const Pupils*
     const auto virtualSchools = static_cast<Eigen::Index>(weight.size());
     m_virtualWeight = Eigen::Map<const Eigen::ArrayXd>(weight.data(), virtualSchools);
     m_virtualOmega = Eigen::Map<const Eigen::ArrayXd>(omega.data(), virtualSchools);
-    m_virtualSize.resize(virtualSchools);
-    m_virtualSumVerbal.resize(virtualSchools);
     for (std::size_t s = 0; s < schools.size(); ++s) {
         const Pupils& p = *schools[s];
         m_attain.insert(m_attain.end(), p.attain.begin(), p.attain.end());
@@ -47,12 +45,11 @@ SampledInterceptSchools::SampledInterceptSchools(const std::vector<const Pupils*
         if (s < sampled.size()) {
             m_sumVerbal.push_back(sumVerbal);
         } else {
-            const auto k = static_cast<Eigen::Index>(s - sampled.size());
-            m_virtualSize(k) = static_cast<double>(p.attain.size());
-            m_virtualSumVerbal(k) = sumVerbal;
+            const double wOmega = weight[s - sampled.size()] * omega[s - sampled.size()];
+            m_virtualPupils += wOmega * static_cast<double>(p.attain.size());
+            m_virtualSumVerbal += wOmega * sumVerbal;
         }
     }
-    m_virtualNormaliser = stats::kHalfLog2Pi * (m_virtualWeight * m_virtualOmega * m_virtualSize).sum();
     std::vector<double> scores = m_verbal;
     std::sort(scores.begin(), scores.end());
     scores.erase(std::unique(scores.begin(), scores.end()), scores.end());
@@ -153,23 +150,19 @@ double SampledInterceptSchools::logLik(const Eigen::VectorXd& t) const
         const std::size_t from = m_start[sampled + static_cast<std::size_t>(k)],
                           to = m_start[sampled + static_cast<std::size_t>(k) + 1];
         double p0 = 0, p1 = 0, r0 = 0, r1 = 0, q0 = 0, q1 = 0;
+        auto addPupil = [&](std::size_t i, double& pSum, double& rSum, double& qSum) {
+            const double res = y[i] - mean(i), prec = precision[score[i]];
+            pSum += prec;
+            rSum += res * prec;
+            qSum += res * res * prec;
+        };
         std::size_t i = from;
         for (; i + 1 < to; i += 2) {
-            const double res0 = y[i] - mean(i), prec0 = precision[score[i]];
-            const double res1 = y[i + 1] - mean(i + 1), prec1 = precision[score[i + 1]];
-            p0 += prec0;
-            p1 += prec1;
-            r0 += res0 * prec0;
-            r1 += res1 * prec1;
-            q0 += res0 * res0 * prec0;
-            q1 += res1 * res1 * prec1;
+            addPupil(i, p0, r0, q0);
+            addPupil(i + 1, p1, r1, q1);
         }
-        if (i < to) {
-            const double res0 = y[i] - mean(i), prec0 = precision[score[i]];
-            p0 += prec0;
-            r0 += res0 * prec0;
-            q0 += res0 * res0 * prec0;
-        }
+        if (i < to)
+            addPupil(i, p0, r0, q0);
         p(k) = p0 + p1;
         r(k) = r0 + r1;
         q(k) = q0 + q1;
@@ -181,10 +174,10 @@ double SampledInterceptSchools::logLik(const Eigen::VectorXd& t) const
     thread_local Eigen::ArrayXd cc, b;
     cc = omega * p + invSa2;
     b = omega * r + a0 * invSa2;
-    const double logSd = (w * omega * (m_virtualSize * g0 + gv * m_virtualSumVerbal)).sum();
-    return sum - m_virtualNormaliser - logSd - 0.5 * (w * omega * q).sum() +
-           0.5 * (w * b.square() / cc).sum() - 0.5 * (w * (sa2 * cc).log()).sum() -
-           0.5 * a0 * a0 * invSa2 * w.sum();
+    // Σ_k w_k ω_k Σ_i log(√(2π) sd_i), with log sd_i = γ_0 + γ_v v_i
+    const double logSd = (stats::kHalfLog2Pi + g0) * m_virtualPupils + gv * m_virtualSumVerbal;
+    return sum - logSd - 0.5 * (w * omega * q).sum() + 0.5 * (w * b.square() / cc).sum() -
+           0.5 * (w * (sa2 * cc).log()).sum() - 0.5 * a0 * a0 * invSa2 * w.sum();
 }
 
 } // namespace evx::models

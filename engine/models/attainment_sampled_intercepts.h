@@ -47,10 +47,10 @@ private:
     double m_latticeStep = 0;
     std::vector<std::size_t> m_start;
     std::vector<double> m_sumVerbal; // per sampled school: Σ v_i (Σ log sd_i = n γ_0 + γ_v Σ v_i)
-    // Per virtual school: its weight w_k, within-group weight ω_k, pupils and Σ v_i; and the
-    // constant Σ_k w_k ω_k n_k log √(2π).
-    Eigen::ArrayXd m_virtualWeight, m_virtualOmega, m_virtualSize, m_virtualSumVerbal;
-    double m_virtualNormaliser = 0;
+    // Per virtual school: its weight w_k and within-group weight ω_k; and over them, the weighted
+    // pupils Σ_k w_k ω_k n_k and verbal scores Σ_k w_k ω_k Σ_i v_i (the variances' log terms).
+    Eigen::ArrayXd m_virtualWeight, m_virtualOmega;
+    double m_virtualPupils = 0, m_virtualSumVerbal = 0;
     int m_sampledSchools = 0;
 };
 
