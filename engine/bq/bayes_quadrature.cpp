@@ -89,6 +89,7 @@ Eigen::VectorXd IncrementalBq::varianceReduction(const Eigen::MatrixXd& xs) cons
     if (!m_grid || m_grid->points().rows() != xs.rows() || m_grid->points().cols() != xs.cols() ||
         m_grid->points() != xs) {
         m_grid.emplace(xs);
+        m_grid->reserve(m_expectedSamples);
         m_gridMeans = kernelMeans(m_gp.kernel(), xs, m_p);
         m_gridRows = 0;
     }
@@ -97,16 +98,16 @@ Eigen::VectorXd IncrementalBq::varianceReduction(const Eigen::MatrixXd& xs) cons
     if (m_gp.size() == 0)
         return varianceFactor() * zs.array().square() / kss;
     m_grid->update(m_gp);
-    const auto v = m_grid->whitened();
+    const auto vt = m_grid->whitenedTransposed();
     const Eigen::VectorXd a = m_gp.factor().solveL(m_z);
     const int n = m_gp.size();
     if (m_gridRows == 0 || m_gridRows > n || m_gridRevision != m_gp.factor().revision()) {
-        m_gridProjection = v.transpose() * a;
-        m_gridNorms = v.colwise().squaredNorm().transpose();
+        m_gridProjection = vt * a;
+        m_gridNorms = vt.rowwise().squaredNorm();
     } else {
         for (int j = m_gridRows; j < n; ++j) {
-            m_gridProjection += a[j] * v.row(j).transpose();
-            m_gridNorms.array() += v.row(j).transpose().array().square();
+            m_gridProjection += a[j] * vt.col(j);
+            m_gridNorms.array() += vt.col(j).array().square();
         }
     }
     m_gridRows = n;

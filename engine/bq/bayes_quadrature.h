@@ -40,6 +40,9 @@ public:
     // storage is kept. Allocated anew at each refit of an active bq-2d-marginal run, its 2 MB
     // were a sixth of the run in page faults alone.
     void setKernelAndData(const gp::Kernel& kernel, const Eigen::MatrixXd& x, const Eigen::VectorXd& y);
+    // How many samples the run will hold, if known: the acquisition grid's storage is then
+    // allocated once rather than regrown (see FixedPointPredictor::reserve).
+    void expectSamples(int n) { m_expectedSamples = n; }
     ZEstimate estimate() const;
     const gp::GpRegression& gp() const { return m_gp; }
     double outputScale() const; // ĥ when integrated out, else the kernel's h
@@ -68,6 +71,7 @@ private:
     // the O(n·m) products (a fifth of an active bq-2d-marginal run at n = 150, m = 961).
     mutable Eigen::VectorXd m_gridProjection, m_gridNorms;
     mutable int m_gridRows = 0;
+    int m_expectedSamples = 0;
     mutable std::uint64_t m_gridRevision = 0;
 };
 

@@ -4,18 +4,15 @@ namespace evx::gp {
 
 void FixedPointPredictor::reserve(int rows)
 {
-    if (m_v.rows() >= rows)
+    if (m_vt.cols() >= rows)
         return;
     // Geometric growth: one sample at a time must not copy the matrices every step.
-    const int cap = std::max(rows, 2 * int(m_v.rows()) + 8);
-    const Eigen::Index m = m_xs.rows();
-    Eigen::MatrixXd x(cap, m_xs.cols()), k(cap, m), v(cap, m);
+    const int cap = std::max(rows, 2 * int(m_vt.cols()) + 8);
+    Eigen::MatrixXd x(cap, m_xs.cols()), vt(m_xs.rows(), cap);
     x.topRows(m_n) = m_x.topRows(m_n);
-    k.topRows(m_n) = m_k.topRows(m_n);
-    v.topRows(m_n) = m_v.topRows(m_n);
+    vt.leftCols(m_n) = m_vt.leftCols(m_n);
     m_x.swap(x);
-    m_k.swap(k);
-    m_v.swap(v);
+    m_vt.swap(vt);
 }
 
 void FixedPointPredictor::update(const GpRegression& gp)
@@ -33,19 +30,22 @@ void FixedPointPredictor::update(const GpRegression& gp)
         return;
     reserve(n);
     const auto l = gp.factor().matrixL();
-    if (m_n == 0) {
-        // Everything anew: one kernel matrix and one blocked triangular solve.
-        m_x.topRows(n) = x;
-        m_k.topRows(n) = gp.kernel().matrix(x, m_xs);
-        m_v.topRows(n) = l.solve(m_k.topRows(n));
-        m_n = n;
-        return;
-    }
     const auto lm = l.nestedExpression();
-    for (int j = m_n; j < n; ++j) {
-        m_x.row(j) = x.row(j);
-        m_k.row(j) = gp.kernel().matrix(x.row(j), m_xs);
-        m_v.row(j) = (m_k.row(j) - lm.row(j).head(j) * m_v.topRows(j)) / lm(j, j);
+    m_x.middleRows(m_n, n - m_n) = x.middleRows(m_n, n - m_n);
+    // k(xs, X) for the new samples, a few at a time: a rebuild with one kernel call per sample
+    // made the kernel a sixth of an active bq-2d-marginal run, and all at once is a temporary of
+    // n·m doubles to page in.
+    constexpr int kBlock = 16;
+    for (int j = m_n; j < n; j += kBlock) {
+        const int rows = std::min(kBlock, n - j);
+        m_vt.middleCols(j, rows) = gp.kernel().matrix(x.middleRows(j, rows), m_xs).transpose();
+    }
+    if (m_n == 0) {
+        // Everything anew: one blocked triangular solve, Vᵀ Lᵀ = k(xs, X), in place.
+        l.transpose().solveInPlace<Eigen::OnTheRight>(m_vt.leftCols(n));
+    } else {
+        for (int j = m_n; j < n; ++j)
+            m_vt.col(j) = (m_vt.col(j) - m_vt.leftCols(j) * lm.row(j).head(j).transpose()) / lm(j, j);
     }
     m_n = n;
 }
@@ -59,9 +59,11 @@ void FixedPointPredictor::predict(const GpRegression& gp, Eigen::VectorXd& mean,
         variance = Eigen::VectorXd::Constant(m, gp.kernel().diagonal());
         return;
     }
-    mean = (cross().transpose() * gp.alpha()).array() + gp.priorMean();
+    // k(xs, X) K⁻¹(y − m) = Vᵀ L⁻¹(y − m): the cross-covariances need not be kept.
+    const Eigen::VectorXd residual = gp.targets().array() - gp.priorMean();
+    mean = (whitenedTransposed() * gp.factor().solveL(residual)).array() + gp.priorMean();
     variance =
-        (gp.kernel().diagonal() - whitened().colwise().squaredNorm().array()).max(0.0).matrix().transpose();
+        (gp.kernel().diagonal() - whitenedTransposed().rowwise().squaredNorm().array()).max(0.0).matrix();
 }
 
 } // namespace evx::gp

@@ -31,6 +31,8 @@ private slots:
         QTest::newRow("bq-2d-marginal default") << "bq-2d-marginal" << ParameterValues{};
         QTest::newRow("bq-2d-marginal 150 samples")
             << "bq-2d-marginal" << ParameterValues{{"n_samples", 150}};
+        QTest::newRow("bq-2d-marginal active, 150 samples")
+            << "bq-2d-marginal" << ParameterValues{{"strategy", 2}, {"n_samples", 150}};
         QTest::newRow("bq-1d 50 samples") << "bq-1d" << ParameterValues{{"n_samples", 50}};
     }
     void run()

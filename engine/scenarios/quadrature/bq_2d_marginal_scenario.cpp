@@ -155,6 +155,7 @@ Figure Bq2dMarginalScenario::runWith(const RunInput& input, const RunContext& co
     Eigen::Vector2d w = initialW;
     auto kernelFor = [&] { return gp::Kernel(gp::KernelKind::Gaussian, 1.0, w); };
     bq::IncrementalBq inc(kernelFor(), p, true);
+    inc.expectSamples(users + n);
     Eigen::MatrixXd x(0, 2);
     Eigen::VectorXd y(0);
     // Unless sampling actively, where the samples come from, the samples do not depend on the GP,
@@ -168,6 +169,7 @@ Figure Bq2dMarginalScenario::runWith(const RunInput& input, const RunContext& co
     for (int i = 0; i < users + n; ++i) {
         context.checkCancelled();
         Eigen::Vector2d xi;
+        Eigen::Index acquired = -1; // the grid point an active step chose
         if (i < users)
             xi = pts[size_t(i)];
         else if (strategy == 0)
@@ -179,13 +181,14 @@ Figure Bq2dMarginalScenario::runWith(const RunInput& input, const RunContext& co
             for (int g = 0; g < red.size(); ++g)
                 if (sampled[size_t(g)])
                     red[g] = -1;
-            Eigen::Index best;
-            red.maxCoeff(&best);
-            xi = activeGrid.row(best).transpose();
+            red.maxCoeff(&acquired);
+            xi = activeGrid.row(acquired).transpose();
         }
         x.conservativeResize(x.rows() + 1, Eigen::NoChange);
         x.row(x.rows() - 1) = xi.transpose();
-        if (strategy == 2)
+        if (acquired >= 0)
+            sampled[size_t(acquired)] = true;
+        else if (strategy == 2)
             for (int g = 0; g < activeGrid.rows(); ++g)
                 if ((activeGrid.row(g) - x.row(x.rows() - 1)).norm() < 1e-9)
                     sampled[size_t(g)] = true;
