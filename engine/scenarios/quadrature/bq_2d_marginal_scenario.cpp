@@ -197,9 +197,13 @@ Figure Bq2dMarginalScenario::runWith(const RunInput& input, const RunContext& co
         const int k = int(y.size());
         // Without a GP between fits, a fit point whose successor lies past the last fit only
         // warm-starts that fit a few samples later: skipped (its O(n³) evaluations were a third
-        // of a 150-sample run; the last fit then starts from the fit before it).
+        // of a 150-sample run; the last fit then starts from the fit before it). Sampling
+        // actively, such a fit also steers the acquisitions up to the last fit; within a tenth
+        // of it (93 before 100) those are a few samples, while its fit and the grid's rebuild
+        // were a fifth of an active run at n = 150.
         const bool lastFit = k == fitLimit;
-        const bool warmStartOnly = !gpEachStep && !lastFit && int(std::ceil(k * 1.5)) > fitLimit;
+        const bool beforeLastFit = !lastFit && int(std::ceil(k * 1.5)) > fitLimit;
+        const bool warmStartOnly = beforeLastFit && (!gpEachStep || 10 * k >= 9 * fitLimit);
         const bool fitHere =
             fixedW <= 0 && k >= 3 && k <= fitLimit && ((isFitPoint(k) && !warmStartOnly) || lastFit);
         if (fitHere) {
