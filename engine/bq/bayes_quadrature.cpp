@@ -40,6 +40,14 @@ void IncrementalBq::add(const Eigen::VectorXd& x, double y)
     m_z[m_z.size() - 1] = kernelMean(m_gp.kernel(), x.data(), m_p);
 }
 
+void IncrementalBq::expectSamples(int n)
+{
+    m_expectedSamples = n;
+    m_gp.reserve(n);
+    if (m_grid)
+        m_grid->reserve(n);
+}
+
 void IncrementalBq::setData(const Eigen::MatrixXd& x, const Eigen::VectorXd& y)
 {
     m_gp.setData(x, y);
@@ -53,6 +61,7 @@ void IncrementalBq::setKernelAndData(const gp::Kernel& kernel, const Eigen::Matr
     if (m_integrate)
         k.setOutputScale(1);
     m_gp = gp::GpRegression(k, m_gp.priorMean());
+    m_gp.reserve(m_expectedSamples);
     m_priorVariance = priorVariance(m_gp.kernel(), m_p);
     setData(x, y);
     // The grid's V is recomputed in place on the next use (the new factor's revision differs).

@@ -40,9 +40,9 @@ public:
     // storage is kept. Allocated anew at each refit of an active bq-2d-marginal run, its 2 MB
     // were a sixth of the run in page faults alone.
     void setKernelAndData(const gp::Kernel& kernel, const Eigen::MatrixXd& x, const Eigen::VectorXd& y);
-    // How many samples the run will hold, if known: the acquisition grid's storage is then
-    // allocated once rather than regrown (see FixedPointPredictor::reserve).
-    void expectSamples(int n) { m_expectedSamples = n; }
+    // How many samples the run will hold, if known: the factor's and the acquisition grid's
+    // storage are then allocated once rather than regrown (FixedPointPredictor::reserve).
+    void expectSamples(int n);
     ZEstimate estimate() const;
     const gp::GpRegression& gp() const { return m_gp; }
     double outputScale() const; // ĥ when integrated out, else the kernel's h

@@ -47,8 +47,11 @@ public:
     // uninitialised (the likelihood gradient reads one triangle of the symmetric K⁻¹).
     Eigen::MatrixXd lowerInverse() const;
 
-private:
+    // Storage for n rows now (it keeps its factor): appends up to n then neither allocate nor
+    // migrate. A run that knows its sample count saves the page faults of each regrowth.
     void reserve(int n);
+
+private:
     void factorWithJitter(double startEpsilon);
     // Growth without a pause: once half the capacity is used, storage of twice the size is
     // allocated and the existing block is copied into it a few columns per append, while new

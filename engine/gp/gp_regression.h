@@ -34,6 +34,8 @@ public:
     void addObservation(const Eigen::VectorXd& x, double y);
     // New values at the same inputs: α = K⁻¹(y − m) by two triangular solves (O(n²)).
     void setTargets(const Eigen::VectorXd& y);
+    // Room for n observations (CheckedCholesky::reserve); changes nothing else.
+    void reserve(int n) { m_chol.reserve(n); }
     // Changes the kernel (or mean) and refactors.
     void setKernel(const Kernel& kernel);
     void setPriorMean(double m);

@@ -184,13 +184,15 @@ private slots:
     {
         // setKernelAndData keeps the acquisition grid's storage, not its contents: after a grid
         // was used under one kernel, everything must equal a fresh IncrementalBq under the new
-        // one, to the bit (the same operations in the same order).
+        // one, to the bit (the same operations in the same order). Storage reserved ahead for
+        // more samples than it will hold (expectSamples) is capacity only: it changes no bit.
         const GaussianMeasure p = GaussianMeasure::oneDimensional(0.0, 1.0);
         const Eigen::MatrixXd x = quasiRandomDesign(p, 20, 4);
         const Eigen::MatrixXd grid = Eigen::VectorXd::LinSpaced(41, -3, 3);
         const gp::Kernel before(gp::KernelKind::Gaussian, 3.0, Eigen::VectorXd::Constant(1, 0.15));
         const gp::Kernel after(gp::KernelKind::Gaussian, 2.0, Eigen::VectorXd::Constant(1, 0.4));
         IncrementalBq reused(before, p, true);
+        reused.expectSamples(25);
         const Eigen::VectorXd y = appendPeak(reused, x.topRows(12));
         reused.varianceReduction(grid);
         Eigen::VectorXd yAll(20);
