@@ -6,6 +6,7 @@
 
 #include <qcustomplot.h>
 
+#include <QScrollArea>
 #include <QSet>
 #include <QTest>
 
@@ -132,6 +133,28 @@ inline std::unique_ptr<PlotView> shownView(const Figure& figure, QSize size = QS
     view->setFigure(figure);
     view->renderNow();
     return view;
+}
+
+// A view in a scroll area as MainWindow holds it (the view as high as its least height or the
+// area), shown at `size` and drawn; null if the window never appeared.
+inline PlotView* scrolledView(QScrollArea& area, const Figure& figure, QSize size)
+{
+    area.setWidgetResizable(true);
+    auto* view = new PlotView;
+    area.setWidget(view);
+    area.resize(size);
+    view->setFigure(figure);
+    area.show();
+    if (!QTest::qWaitForWindowExposed(&area))
+        return nullptr;
+    view->renderNow();
+    return view;
+}
+
+// One em of the view's on-screen font, in pixels (sizes that must not be crushed are in ems).
+inline double screenEm(const PlotView& view)
+{
+    return PlotView::kScreenFontPt * view.logicalDpiY() / 72.0;
 }
 
 } // namespace evx::plot_test
