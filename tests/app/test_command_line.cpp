@@ -442,6 +442,16 @@ private slots:
         QVERIFY2(label.contains("4.5"), qPrintable(label));
     }
 
+    void benchSweepEndsAtTheRangesEnd()
+    {
+        // 0.001 + (0.05 − 0.001)·3/3 is 0.05 + 1 ulp: a sweep to a parameter's maximum stopped
+        // there with "outside the range".
+        const Result r = run(
+            {"--scenario", "ue-drop-ball", "--bench-sweep", "sigma_model=0.001:0.05:4", "--size", "640x480"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(QJsonDocument::fromJson(r.out.toUtf8()).object().value("steps").toInt(), 4);
+    }
+
     void benchSweepStepsThroughChoices()
     {
         // A choice sweeps its indices: tvd … kl are the eight divergences, so 8 steps visit each.
