@@ -60,6 +60,7 @@ private:
     gp::GpRegression m_gp;
     GaussianMeasure m_p;
     bool m_integrate;
+    int m_expectedSamples = 0; // a storage hint (expectSamples), 0 if none
     double m_priorVariance;
     Eigen::VectorXd m_z;
     // The last acquisition grid and its kernel means z(xs): a cache, hence mutable.
@@ -71,7 +72,6 @@ private:
     // the O(n·m) products (a fifth of an active bq-2d-marginal run at n = 150, m = 961).
     mutable Eigen::VectorXd m_gridProjection, m_gridNorms;
     mutable int m_gridRows = 0;
-    int m_expectedSamples = 0;
     mutable std::uint64_t m_gridRevision = 0;
 };
 

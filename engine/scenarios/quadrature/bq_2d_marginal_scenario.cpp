@@ -203,9 +203,9 @@ Figure Bq2dMarginalScenario::runWith(const RunInput& input, const RunContext& co
         // were a fifth of an active run at n = 150.
         const bool lastFit = k == fitLimit;
         const bool beforeLastFit = !lastFit && int(std::ceil(k * 1.5)) > fitLimit;
-        const bool warmStartOnly = beforeLastFit && (!gpEachStep || 10 * k >= 9 * fitLimit);
+        const bool skipFit = beforeLastFit && (!gpEachStep || 10 * k >= 9 * fitLimit);
         const bool fitHere =
-            fixedW <= 0 && k >= 3 && k <= fitLimit && ((isFitPoint(k) && !warmStartOnly) || lastFit);
+            fixedW <= 0 && k >= 3 && k <= fitLimit && ((isFitPoint(k) && !skipFit) || lastFit);
         if (fitHere) {
             // Maximum likelihood per axis, output scale profiled (Sec. 1.10); bounded to
             // [sd/20, 10 sd] so a few samples cannot pick a degenerate value.
