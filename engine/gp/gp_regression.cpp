@@ -28,14 +28,17 @@ void GpRegression::setKernel(const Kernel& kernel)
 void GpRegression::setPriorMean(double m)
 {
     m_mean = m;
-    if (size() > 0)
+    if (size() > 0) {
         m_alpha = m_chol.solve((m_y.array() - m_mean).matrix());
+        m_alphaCurrent = true;
+    }
 }
 
 void GpRegression::setTargets(const Eigen::VectorXd& y)
 {
     m_y = y;
     m_alpha = m_chol.solve((m_y.array() - m_mean).matrix());
+    m_alphaCurrent = true;
 }
 
 void GpRegression::scaleOutput(double c)
@@ -44,7 +47,7 @@ void GpRegression::scaleOutput(double c)
         throw std::logic_error("GpRegression::scaleOutput: noise and constant terms do not scale with h");
     m_kernel.setOutputScale(m_kernel.outputScale() * c);
     m_chol.scale(c);
-    m_alpha /= c;
+    m_alpha /= c; // if stale, alpha() solves anew anyway
 }
 
 void GpRegression::enableNoise(double variance)
@@ -99,6 +102,7 @@ void GpRegression::refresh()
     if (m_y.size() == 0) {
         m_chol.compute(Eigen::MatrixXd(0, 0));
         m_alpha.resize(0);
+        m_alphaCurrent = true;
         return;
     }
     Eigen::MatrixXd k = m_kernel.matrix(m_x);
@@ -108,6 +112,7 @@ void GpRegression::refresh()
         k.diagonal().array() += m_noise;
     m_chol.compute(k);
     m_alpha = m_chol.solve((m_y.array() - m_mean).matrix());
+    m_alphaCurrent = true;
 }
 
 void GpRegression::addObservation(const Eigen::VectorXd& x, double y)
@@ -120,15 +125,23 @@ void GpRegression::addObservation(const Eigen::VectorXd& x, double y)
     m_x.row(m_x.rows() - 1) = x.transpose();
     m_y.conservativeResize(m_y.size() + 1);
     m_y[m_y.size() - 1] = y;
-    // α needs a full triangular solve pair (O(n²)), the same order as the append itself.
-    m_alpha = m_chol.solve((m_y.array() - m_mean).matrix());
+    m_alphaCurrent = false; // a pair of triangular solves, when next needed (alpha())
+}
+
+const Eigen::VectorXd& GpRegression::alpha() const
+{
+    if (!m_alphaCurrent) {
+        m_alpha = m_chol.solve((m_y.array() - m_mean).matrix());
+        m_alphaCurrent = true;
+    }
+    return m_alpha;
 }
 
 double GpRegression::mean(const double* x) const
 {
     if (size() == 0)
         return m_mean;
-    return m_mean + crossCovariance(x).dot(m_alpha);
+    return m_mean + crossCovariance(x).dot(alpha());
 }
 
 double GpRegression::variance(const double* x) const
@@ -152,7 +165,7 @@ void GpRegression::predict(const Eigen::MatrixXd& xs, Eigen::VectorXd& mean, Eig
     Eigen::MatrixXd ks = m_kernel.matrix(m_x, xs); // n × m
     if (m_hasConstant)
         ks.array() += m_constant;
-    mean = (ks.transpose() * m_alpha).array() + m_mean;
+    mean = (ks.transpose() * alpha()).array() + m_mean;
     const Eigen::MatrixXd v = m_chol.solveL(ks);
     variance = (prior - v.colwise().squaredNorm().array()).max(0.0).matrix().transpose();
 }
@@ -161,14 +174,14 @@ Eigen::VectorXd GpRegression::predictMean(const Eigen::MatrixXd& xs) const
 {
     if (size() == 0)
         return Eigen::VectorXd::Constant(xs.rows(), m_mean);
-    const Eigen::VectorXd constantPart = Eigen::VectorXd::Constant(xs.rows(), m_constant * m_alpha.sum());
-    return (m_kernel.matrix(xs, m_x) * m_alpha + constantPart).array() + m_mean;
+    const Eigen::VectorXd constantPart = Eigen::VectorXd::Constant(xs.rows(), m_constant * alpha().sum());
+    return (m_kernel.matrix(xs, m_x) * alpha() + constantPart).array() + m_mean;
 }
 
 double GpRegression::logMarginalLikelihood() const
 {
     const Eigen::VectorXd r = (m_y.array() - m_mean).matrix();
-    return -0.5 * r.dot(m_alpha) - 0.5 * m_chol.logDeterminant() - size() * stats::kHalfLog2Pi;
+    return -0.5 * r.dot(alpha()) - 0.5 * m_chol.logDeterminant() - size() * stats::kHalfLog2Pi;
 }
 
 Eigen::VectorXd GpRegression::logMarginalLikelihoodGradient() const
@@ -182,7 +195,7 @@ Eigen::VectorXd GpRegression::logMarginalLikelihoodGradient() const
     if (m_hasNoise)
         kernelPart.diagonal().array() -= m_noise;
     const std::vector<Eigen::MatrixXd> dk = m_kernel.matrixGradients(m_x, kernelPart);
-    const Eigen::MatrixXd w = m_alpha * m_alpha.transpose() - m_chol.inverse();
+    const Eigen::MatrixXd w = alpha() * alpha().transpose() - m_chol.inverse();
     Eigen::VectorXd g(dk.size() + m_hasNoise + m_hasConstant);
     for (size_t j = 0; j < dk.size(); ++j)
         g[Eigen::Index(j)] = 0.5 * w.cwiseProduct(dk[j]).sum();
@@ -204,6 +217,7 @@ Eigen::VectorXd GpRegression::gaussianGradient() const
     // and Σ_ij A_ij = Σ_i A_ii + 2 Σ_{i>j} A_ij. The n×n matrices per axis and the products
     // over both triangles were a fifth of a gradient at n = 150 (bq-2d-marginal).
     const int n = size(), dims = m_kernel.dimension();
+    const Eigen::VectorXd& a = alpha();
     const Eigen::MatrixXd kinv = m_chol.lowerInverse();
     const auto kStored = m_chol.kernelMatrix();
     Eigen::MatrixXd scaled(n, dims);
@@ -214,7 +228,7 @@ Eigen::VectorXd GpRegression::gaussianGradient() const
     Eigen::ArrayXd w(n), sCol(n);
     for (int j = 0; j < n; ++j) {
         const int m = n - j;
-        w.head(m) = m_alpha[j] * m_alpha.tail(m).array() - kinv.col(j).tail(m).array();
+        w.head(m) = a[j] * a.tail(m).array() - kinv.col(j).tail(m).array();
         sCol.head(m) = w.head(m) * (kStored.col(j).tail(m).array() - m_constant);
         sCol[0] -= w[0] * m_noise; // the kernel's diagonal is the stored one less σ_n²
         sumS += 2 * sCol.head(m).sum() - sCol[0];
@@ -240,7 +254,7 @@ double GpRegression::profiledOutputScale() const
     // Exact only for K = h K₁; with noise or a constant term it is a scale estimate.
     // K = h K₁ ⇒ (y−m)ᵀK₁⁻¹(y−m) = h (y−m)ᵀα.
     const Eigen::VectorXd r = (m_y.array() - m_mean).matrix();
-    return std::max(m_kernel.outputScale() * r.dot(m_alpha) / std::max(size(), 1), 1e-300);
+    return std::max(m_kernel.outputScale() * r.dot(alpha()) / std::max(size(), 1), 1e-300);
 }
 
 namespace {

@@ -61,7 +61,10 @@ public:
     int size() const { return int(m_y.size()); }
     const CheckedCholesky& factor() const { return m_chol; }
     double jitter() const { return m_chol.jitter(); }
-    const Eigen::VectorXd& alpha() const { return m_alpha; } // K⁻¹(y − m)
+    // K⁻¹(y − m), solved when first asked for after addObservation: an active BQ run adds
+    // samples without reading α in between. Like every const member, not for concurrent
+    // use of one object from several threads (the cache is written on a read).
+    const Eigen::VectorXd& alpha() const;
 
     double mean(const double* x) const;
     double variance(const double* x) const;
@@ -85,7 +88,8 @@ private:
     Eigen::MatrixXd m_x;
     Eigen::VectorXd m_y;
     CheckedCholesky m_chol;
-    Eigen::VectorXd m_alpha;
+    mutable Eigen::VectorXd m_alpha;
+    mutable bool m_alphaCurrent = true;
 };
 
 struct FitOptions {

@@ -60,9 +60,12 @@ bool productGrid(const Eigen::MatrixXd& g, ProductGrid& p)
         ys(iy, 0) = g(iy * p.kx, 1);
     if (!uniformGrid(xs, p.loX, p.hX) || !uniformGrid(ys, p.loY, p.hY))
         return false;
-    for (Eigen::Index r = 0; r < m; ++r)
-        if (g(r, 0) != xs(r % p.kx, 0) || g(r, 1) != ys(r / p.kx, 0))
-            return false;
+    // Row by row without r % kx and r / kx: two integer divisions per point made this check
+    // cost more than the kernel it enables (a sixth of an active bq-2d-marginal run).
+    for (Eigen::Index iy = 0, r = 0; iy < p.ky; ++iy)
+        for (Eigen::Index ix = 0; ix < p.kx; ++ix, ++r)
+            if (g(r, 0) != xs(ix, 0) || g(r, 1) != ys(iy, 0))
+                return false;
     return true;
 }
 

@@ -182,6 +182,36 @@ private slots:
                 1e-10 * std::fabs(full.logMarginalLikelihood()));
     }
 
+    void alphaFollowsAppendsAndRescaling()
+    {
+        // α is solved lazily after appends; an output rescale in between (the profiled fits'
+        // scaleOutput) must leave it what a fresh fit at the new scale gives, and so must the
+        // quantities built on it. The setting of rankOneUpdateMatchesFullRefit: no jitter, 1e-10.
+        const Eigen::MatrixXd x = randomPoints(40, 1, 0, 20, 3);
+        const Eigen::VectorXd y = smoothValues(x);
+        GpRegression grown(Kernel(KernelKind::Gaussian, 2.0, Eigen::VectorXd::Constant(1, 0.3)), 0.1);
+        grown.setData(x.topRows(25), y.head(25));
+        for (int i = 25; i < 40; ++i)
+            grown.addObservation(x.row(i).transpose(), y[i]);
+        grown.scaleOutput(3.0);
+        GpRegression full(Kernel(KernelKind::Gaussian, 6.0, Eigen::VectorXd::Constant(1, 0.3)), 0.1);
+        full.setData(x, y);
+        QCOMPARE(grown.jitter(), 0.0);
+        const double scale = full.alpha().cwiseAbs().maxCoeff();
+        QVERIFY((grown.alpha() - full.alpha()).cwiseAbs().maxCoeff() < 1e-10 * scale);
+        QVERIFY(std::fabs(grown.logMarginalLikelihood() - full.logMarginalLikelihood()) <
+                1e-10 * std::fabs(full.logMarginalLikelihood()));
+        QVERIFY(std::fabs(grown.profiledOutputScale() / full.profiledOutputScale() - 1) < 1e-10);
+        // Read before the next append, and after it: the cache is marked stale again.
+        grown.addObservation(Eigen::VectorXd::Constant(1, 20.5), 0.7);
+        Eigen::MatrixXd x41(41, 1);
+        x41 << x, 20.5;
+        Eigen::VectorXd y41(41);
+        y41 << y, 0.7;
+        full.setData(x41, y41);
+        QVERIFY((grown.alpha() - full.alpha()).cwiseAbs().maxCoeff() < 1e-10 * scale);
+    }
+
     void gaussianKernelAgainstAUniformGridMatchesDirectEvaluation_data()
     {
         QTest::addColumn<double>("lengthscale");
