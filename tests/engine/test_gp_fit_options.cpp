@@ -138,7 +138,7 @@ private slots:
     {
         // 150 Halton points over N(0, diag(0.3², 1)) against lengthscales ~0.55: log p jumps by
         // tenths of a nat between lengthscales 1e-9 apart. From a fit to the first 93 points (as
-        // bq-2d-marginal warm-starts), the line search otherwise chases that noise and fails.
+        // bq-2d-marginal warm-starts), the line search otherwise chases that noise.
         const bq::GaussianMeasure p{Eigen::Vector2d(0, 0), Eigen::Vector2d(0.3 * 0.3, 1)};
         const Eigen::MatrixXd x = bq::quasiRandomDesign(p, 150, 1);
         const Eigen::VectorXd y = bumps(x);
@@ -160,7 +160,9 @@ private slots:
         qInfo("chased: %d evaluations, log p %.6f (%s); at the resolution: %d evaluations, log p %.6f",
               rc.evaluations, rc.logMarginalLikelihood, rc.converged ? "converged" : "not converged",
               rr.evaluations, rr.logMarginalLikelihood);
-        QVERIFY(!rc.converged);
+        // Whether the chase ends "not converged" depends on the rounding (it does in an SSE2
+        // build, 14 evaluations; with AVX2 and FMA it ends converged after 11): only that it
+        // costs more evaluations is asserted.
         QVERIFY(rr.converged);
         QVERIFY2(rr.evaluations < rc.evaluations,
                  qPrintable(QString("%1 against %2").arg(rr.evaluations).arg(rc.evaluations)));
