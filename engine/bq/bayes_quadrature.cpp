@@ -52,7 +52,8 @@ void IncrementalBq::setData(const Eigen::MatrixXd& x, const Eigen::VectorXd& y)
 {
     m_gp.setData(x, y);
     m_z = x.rows() > 0 ? kernelMeans(m_gp.kernel(), x, m_p) : Eigen::VectorXd();
-    m_whitenedRows = 0; // a factor built anew can share a revision number with the last one (0)
+    m_whitenedMeans.reset();
+    m_whitenedResidual.reset();
 }
 
 void IncrementalBq::setKernelAndData(const gp::Kernel& kernel, const Eigen::MatrixXd& x,
@@ -75,7 +76,12 @@ double IncrementalBq::outputScale() const
 {
     if (!m_integrate)
         return m_gp.kernel().outputScale();
-    return m_gp.size() > 0 ? m_gp.profiledOutputScale() : 1.0;
+    if (m_gp.size() == 0)
+        return 1.0;
+    // GpRegression::profiledOutputScale's ĥ, from the whitened residual kept here.
+    const Eigen::VectorXd r = m_gp.targets().array() - m_gp.priorMean();
+    const double rKr = m_whitenedResidual.update(m_gp.factor(), r).squaredNorm();
+    return std::max(m_gp.kernel().outputScale() * rKr / m_gp.size(), 1e-300);
 }
 
 double IncrementalBq::varianceFactor() const
@@ -85,30 +91,11 @@ double IncrementalBq::varianceFactor() const
     return m_integrate ? outputScale() : 1.0;
 }
 
-const Eigen::VectorXd& IncrementalBq::whitenedMeans() const
-{
-    const int n = m_gp.size();
-    const gp::CheckedCholesky& chol = m_gp.factor();
-    if (m_whitenedRevision != chol.revision() || m_whitenedRows > n) {
-        m_whitenedMeans = chol.solveL(m_z);
-        m_whitenedRows = n;
-        m_whitenedRevision = chol.revision();
-        return m_whitenedMeans;
-    }
-    const auto lower = chol.matrixL();
-    const auto l = lower.nestedExpression();
-    m_whitenedMeans.conservativeResize(n);
-    for (int j = m_whitenedRows; j < n; ++j)
-        m_whitenedMeans[j] = (m_z[j] - l.row(j).head(j).dot(m_whitenedMeans.head(j))) / l(j, j);
-    m_whitenedRows = n;
-    return m_whitenedMeans;
-}
-
 ZEstimate IncrementalBq::estimate() const
 {
     if (m_gp.size() == 0)
         return {m_gp.priorMean(), varianceFactor() * m_priorVariance};
-    const Eigen::VectorXd& a = whitenedMeans();
+    const Eigen::VectorXd& a = m_whitenedMeans.update(m_gp.factor(), m_z);
     return {m_gp.priorMean() + m_z.dot(m_gp.alpha()),
             varianceFactor() * std::max(0.0, m_priorVariance - a.squaredNorm())};
 }
@@ -128,7 +115,7 @@ Eigen::VectorXd IncrementalBq::varianceReduction(const Eigen::MatrixXd& xs) cons
         return varianceFactor() * zs.array().square() / kss;
     m_grid->update(m_gp);
     const auto vt = m_grid->whitenedTransposed();
-    const Eigen::VectorXd& a = whitenedMeans();
+    const Eigen::VectorXd& a = m_whitenedMeans.update(m_gp.factor(), m_z);
     const int n = m_gp.size();
     if (m_gridRows == 0 || m_gridRows > n || m_gridRevision != m_gp.factor().revision()) {
         m_gridProjection = vt * a;

@@ -56,9 +56,6 @@ public:
 
 private:
     double varianceFactor() const;
-    // a = L⁻¹z, kept like the grid's terms below: an appended row of L adds one entry,
-    // a_n = (z_n − L_{n,<n} a)/L_nn, instead of a triangular solve per acquisition.
-    const Eigen::VectorXd& whitenedMeans() const;
 
     gp::GpRegression m_gp;
     GaussianMeasure m_p;
@@ -76,9 +73,9 @@ private:
     mutable Eigen::VectorXd m_gridProjection, m_gridNorms;
     mutable int m_gridRows = 0;
     mutable std::uint64_t m_gridRevision = 0;
-    mutable Eigen::VectorXd m_whitenedMeans;
-    mutable int m_whitenedRows = 0;
-    mutable std::uint64_t m_whitenedRevision = 0;
+    // L⁻¹z and L⁻¹(y − m): V[Z] and, with h integrated out, ĥ = h‖L⁻¹(y − m)‖²/n at each
+    // acquisition without a triangular solve (nor α, which ĥ = h(y − m)ᵀα/n would need).
+    mutable gp::WhitenedVector m_whitenedMeans, m_whitenedResidual;
 };
 
 } // namespace evx::bq

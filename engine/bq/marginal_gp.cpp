@@ -4,6 +4,7 @@
 #include "stats/densities.h"
 
 #include <cmath>
+#include <numbers>
 
 namespace evx::bq {
 MarginalGp::MarginalGp(const gp::GpRegression& gp, double yMean, double ySd)
@@ -57,9 +58,14 @@ void MarginalGp::evaluate(const Eigen::VectorXd& xs, Eigen::VectorXd& means, Eig
         variances = Eigen::VectorXd::Constant(m, prior);
         return;
     }
-    Eigen::MatrixXd zs(m_gp.size(), m);
-    for (Eigen::Index j = 0; j < m; ++j)
-        zs.col(j) = z(xs[j]);
+    // z(x) for every x at once: Eigen's vectorised exp over the n × m matrix, where a scalar
+    // normal density per entry (24 000 at n = 150) was 4 % of an active run's instructions.
+    const Eigen::Index n = m_gp.size();
+    const double wx2 = std::pow(m_gp.kernel().lengthscales()[0], 2);
+    const Eigen::ArrayXd scale = m_yFactor.array() / std::sqrt(2 * std::numbers::pi * wx2);
+    const Eigen::ArrayXXd d =
+        xs.transpose().array().replicate(n, 1) - m_gp.inputs().col(0).array().replicate(1, m);
+    const Eigen::MatrixXd zs = (scale.replicate(1, m) * (-0.5 / wx2 * d.square()).exp()).matrix();
     means = (zs.transpose() * m_gp.alpha()).array() + m_gp.priorMean();
     const Eigen::MatrixXd v = m_gp.factor().solveL(zs);
     variances = (prior - v.colwise().squaredNorm().array()).max(0.0).matrix().transpose();

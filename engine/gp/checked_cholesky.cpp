@@ -190,4 +190,22 @@ Eigen::MatrixXd CheckedCholesky::lowerInverse() const
     return inv;
 }
 
+const Eigen::VectorXd& WhitenedVector::update(const CheckedCholesky& factor, const Eigen::VectorXd& v)
+{
+    const int n = factor.size();
+    if (m_rows == 0 || m_revision != factor.revision() || m_rows > n) {
+        m_w = factor.solveL(v);
+        m_rows = n;
+        m_revision = factor.revision();
+        return m_w;
+    }
+    const auto lower = factor.matrixL();
+    const auto l = lower.nestedExpression();
+    m_w.conservativeResize(n);
+    for (int j = m_rows; j < n; ++j)
+        m_w[j] = (v[j] - l.row(j).head(j).dot(m_w.head(j))) / l(j, j);
+    m_rows = n;
+    return m_w;
+}
+
 } // namespace evx::gp

@@ -71,4 +71,19 @@ private:
     std::uint64_t m_revision = 0;
 };
 
+// L⁻¹v for a vector v that grows with a factor's rows, kept beside the factor: an appended row
+// of L adds one entry, (v_n − L_{n,<n} w)/L_nn, instead of a triangular solve each time it is
+// asked for; anything else that changes L (a new revision) solves anew. A factor built from
+// scratch may reuse a revision number (0), so its owner calls reset() then.
+class WhitenedVector {
+public:
+    const Eigen::VectorXd& update(const CheckedCholesky& factor, const Eigen::VectorXd& v);
+    void reset() { m_rows = 0; }
+
+private:
+    Eigen::VectorXd m_w;
+    int m_rows = 0;
+    std::uint64_t m_revision = 0;
+};
+
 } // namespace evx::gp

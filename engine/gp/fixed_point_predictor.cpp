@@ -44,8 +44,11 @@ void FixedPointPredictor::update(const GpRegression& gp)
         // Everything anew: one blocked triangular solve, Vᵀ Lᵀ = k(xs, X), in place.
         l.transpose().solveInPlace<Eigen::OnTheRight>(m_vt.leftCols(n));
     } else {
-        for (int j = m_n; j < n; ++j)
-            m_vt.col(j) = (m_vt.col(j) - m_vt.leftCols(j) * lm.row(j).head(j).transpose()) / lm(j, j);
+        // In place: a product into a temporary first was a zeroed 961-vector per acquisition.
+        for (int j = m_n; j < n; ++j) {
+            m_vt.col(j).noalias() -= m_vt.leftCols(j) * lm.row(j).head(j).transpose();
+            m_vt.col(j) /= lm(j, j);
+        }
     }
     m_n = n;
 }

@@ -159,9 +159,14 @@ Eigen::MatrixXd Kernel::matrix(const Eigen::MatrixXd& a, const Eigen::MatrixXd& 
         const Eigen::MatrixXd ey = gaussianToGrid(a.col(1), grid.loY, grid.hY, grid.ky, m_w[1]);
         Eigen::MatrixXd k(a.rows(), b.rows());
         const Eigen::ArrayXXd hx = diagonal() * ex.array();
-        // One block per grid row, not one column per grid point: with a single input row (a
-        // sample appended to an acquisition grid) the 961 one-element columns cost more than
-        // their products.
+        if (a.rows() == 1) {
+            // One point (a sample appended to an acquisition grid): its row, read as a kx × ky
+            // matrix, is the outer product of the axes' factors. The blocks below spent ten times
+            // as long on 31 one-row broadcasts.
+            Eigen::Map<Eigen::MatrixXd>(k.data(), grid.kx, grid.ky).noalias() =
+                hx.row(0).transpose().matrix() * ey.row(0);
+            return k;
+        }
         for (Eigen::Index iy = 0; iy < grid.ky; ++iy)
             k.middleCols(iy * grid.kx, grid.kx).array() = hx.colwise() * ey.col(iy).array();
         return k;

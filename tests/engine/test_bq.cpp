@@ -212,29 +212,37 @@ private slots:
 
     void estimateFollowsEveryRefactorisation()
     {
-        // IncrementalBq extends L⁻¹z by one entry per sample. A factor rebuilt instead of grown
-        // must start it afresh: here a lengthscale twice the prior sd, so that the 11th append
-        // falls back to a jittered refactorisation (its pivot is below 1e-13 k(x, x)), then new
-        // data. At every stage the estimate equals bqEstimate's solve on the same GP, to 1e-8 of
-        // the prior variance (0.49). Extending the unjittered factor's entries instead gives
-        // V[Z] = 0 against 2.3e-8 at the 11th sample.
+        // IncrementalBq extends L⁻¹z and L⁻¹(y − m) by one entry per sample. A factor rebuilt
+        // instead of grown must start them afresh: here a lengthscale twice the prior sd, so that
+        // the 11th append falls back to a jittered refactorisation (its pivot is below
+        // 1e-13 k(x, x)), then new data. At every stage the estimate equals bqEstimate's solve on
+        // the same GP, to 1e-8 of the prior variance (0.49), and with h integrated out ĥ equals
+        // GpRegression's (y − m)ᵀα h/n to 1e-10. Extending the unjittered factor's entries
+        // instead gives V[Z] = 0 against 2.3e-8 at the 11th sample.
         const gp::Kernel k(gp::KernelKind::Gaussian, 3.0, Eigen::VectorXd::Constant(1, 2.0));
         const GaussianMeasure p = GaussianMeasure::oneDimensional(0.0, 1.0);
         const Eigen::MatrixXd x = quasiRandomDesign(p, 24, 4);
-        IncrementalBq inc(k, p, false);
+        IncrementalBq inc(k, p, false), scaled(k, p, true);
+        auto add = [&](Eigen::Index i) {
+            appendPeak(inc, x.row(i));
+            appendPeak(scaled, x.row(i));
+        };
         auto agrees = [&] {
             const ZEstimate a = inc.estimate(), b = bqEstimate(inc.gp(), p);
+            const double hHat = scaled.gp().profiledOutputScale();
             return std::fabs(a.mean - b.mean) < 1e-8 * std::fabs(b.mean) &&
-                   std::fabs(a.variance - b.variance) < 1e-8 * priorVariance(k, p);
+                   std::fabs(a.variance - b.variance) < 1e-8 * priorVariance(k, p) &&
+                   std::fabs(scaled.outputScale() - hHat) < 1e-10 * hHat;
         };
         for (int i = 0; i < 16; ++i) {
-            appendPeak(inc, x.row(i));
+            add(i);
             QVERIFY(agrees());
         }
         QVERIFY(inc.gp().jitter() > 0);
         inc.setData(Eigen::MatrixXd(0, 1), Eigen::VectorXd());
+        scaled.setData(Eigen::MatrixXd(0, 1), Eigen::VectorXd());
         for (int i = 16; i < 24; ++i) {
-            appendPeak(inc, x.row(i));
+            add(i);
             QVERIFY(agrees());
         }
     }
