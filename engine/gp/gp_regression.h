@@ -62,8 +62,8 @@ public:
     const CheckedCholesky& factor() const { return m_chol; }
     double jitter() const { return m_chol.jitter(); }
     // K⁻¹(y − m), solved when first asked for after addObservation: an active BQ run adds
-    // samples without reading α in between. Like every const member, not for concurrent
-    // use of one object from several threads (the cache is written on a read).
+    // samples without reading α in between. This cache is written on a read, so one object
+    // must not be read from several threads at once.
     const Eigen::VectorXd& alpha() const;
 
     double mean(const double* x) const;

@@ -60,8 +60,8 @@ bool productGrid(const Eigen::MatrixXd& g, ProductGrid& p)
         ys(iy, 0) = g(iy * p.kx, 1);
     if (!uniformGrid(xs, p.loX, p.hX) || !uniformGrid(ys, p.loY, p.hY))
         return false;
-    // Row by row without r % kx and r / kx: two integer divisions per point made this check
-    // cost more than the kernel it enables (a sixth of an active bq-2d-marginal run).
+    // Row by row, without r % kx and r / kx: two integer divisions per grid point, and this check
+    // runs for every sample an active run appends to its acquisition grid.
     for (Eigen::Index iy = 0, r = 0; iy < p.ky; ++iy)
         for (Eigen::Index ix = 0; ix < p.kx; ++ix, ++r)
             if (g(r, 0) != xs(ix, 0) || g(r, 1) != ys(iy, 0))
@@ -161,8 +161,8 @@ Eigen::MatrixXd Kernel::matrix(const Eigen::MatrixXd& a, const Eigen::MatrixXd& 
         const Eigen::ArrayXXd hx = diagonal() * ex.array();
         if (a.rows() == 1) {
             // One point (a sample appended to an acquisition grid): its row, read as a kx × ky
-            // matrix, is the outer product of the axes' factors. The blocks below spent ten times
-            // as long on 31 one-row broadcasts.
+            // matrix, is the outer product of the axes' factors. The blocks below spent 2.9 µs on
+            // 31 one-row broadcasts where a plain product loop takes 0.3 µs (SSE2 build).
             Eigen::Map<Eigen::MatrixXd>(k.data(), grid.kx, grid.ky).noalias() =
                 hx.row(0).transpose().matrix() * ey.row(0);
             return k;
