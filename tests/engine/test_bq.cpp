@@ -44,11 +44,19 @@ private slots:
     {
         QFETCH(gp::KernelKind, kind);
         QFETCH(int, dims);
-        // The 2-D values; a 1-D case takes the first of each (a comma initialiser of two
-        // values into a one-element vector would write past its end).
-        const Eigen::VectorXd w = Eigen::Vector2d(0.7, 1.4).head(dims);
-        const Eigen::VectorXd b = Eigen::Vector2d(0.3, -1.0).head(dims);
-        const Eigen::VectorXd sd = Eigen::Vector2d(1.2, 0.6).head(dims);
+        // The 2-D values; a 1-D case takes the first of each. Entry by entry: a comma initialiser
+        // of two values into a one-element vector would write past its end, and GCC 12 flags
+        // Vector2d(…).head(dims) in an AVX build (-Warray-bounds: a 4-wide copy it cannot rule out).
+        auto firstOf = [dims](double v0, double v1) {
+            Eigen::VectorXd v(dims);
+            v[0] = v0;
+            if (dims == 2)
+                v[1] = v1;
+            return v;
+        };
+        const Eigen::VectorXd w = firstOf(0.7, 1.4);
+        const Eigen::VectorXd b = firstOf(0.3, -1.0);
+        const Eigen::VectorXd sd = firstOf(1.2, 0.6);
         const gp::Kernel k(kind, 2.5, w);
         const GaussianMeasure p{b, sd.array().square().matrix()};
         Eigen::MatrixXd x(3, dims);
