@@ -28,17 +28,13 @@ void GpRegression::setKernel(const Kernel& kernel)
 void GpRegression::setPriorMean(double m)
 {
     m_mean = m;
-    if (size() > 0) {
-        m_alpha = m_chol.solve((m_y.array() - m_mean).matrix());
-        m_alphaCurrent = true;
-    }
+    m_alphaCurrent = false;
 }
 
 void GpRegression::setTargets(const Eigen::VectorXd& y)
 {
     m_y = y;
-    m_alpha = m_chol.solve((m_y.array() - m_mean).matrix());
-    m_alphaCurrent = true;
+    m_alphaCurrent = false;
 }
 
 void GpRegression::scaleOutput(double c)
@@ -47,7 +43,8 @@ void GpRegression::scaleOutput(double c)
         throw std::logic_error("GpRegression::scaleOutput: noise and constant terms do not scale with h");
     m_kernel.setOutputScale(m_kernel.outputScale() * c);
     m_chol.scale(c);
-    m_alpha /= c; // if stale, alpha() solves anew anyway
+    if (m_alphaCurrent)
+        m_alpha /= c;
 }
 
 void GpRegression::enableNoise(double variance)
@@ -99,10 +96,9 @@ Eigen::VectorXd GpRegression::crossCovariance(const double* x) const
 
 void GpRegression::refresh()
 {
+    m_alphaCurrent = false;
     if (m_y.size() == 0) {
         m_chol.compute(Eigen::MatrixXd(0, 0));
-        m_alpha.resize(0);
-        m_alphaCurrent = true;
         return;
     }
     Eigen::MatrixXd k = m_kernel.matrix(m_x);
@@ -111,8 +107,6 @@ void GpRegression::refresh()
     if (m_hasNoise)
         k.diagonal().array() += m_noise;
     m_chol.compute(k);
-    m_alpha = m_chol.solve((m_y.array() - m_mean).matrix());
-    m_alphaCurrent = true;
 }
 
 void GpRegression::addObservation(const Eigen::VectorXd& x, double y)
@@ -125,7 +119,7 @@ void GpRegression::addObservation(const Eigen::VectorXd& x, double y)
     m_x.row(m_x.rows() - 1) = x.transpose();
     m_y.conservativeResize(m_y.size() + 1);
     m_y[m_y.size() - 1] = y;
-    m_alphaCurrent = false; // a pair of triangular solves, when next needed (alpha())
+    m_alphaCurrent = false;
 }
 
 const Eigen::VectorXd& GpRegression::alpha() const

@@ -61,9 +61,9 @@ public:
     int size() const { return int(m_y.size()); }
     const CheckedCholesky& factor() const { return m_chol; }
     double jitter() const { return m_chol.jitter(); }
-    // K⁻¹(y − m), solved when first asked for after addObservation: an active BQ run adds
-    // samples without reading α in between. This cache is written on a read, so one object
-    // must not be read from several threads at once.
+    // K⁻¹(y − m), solved when first asked for after anything that changes it: an active BQ run
+    // adds samples, and a fit tries kernels, without reading α at each. This cache is written on
+    // a read, so one object must not be read from several threads at once.
     const Eigen::VectorXd& alpha() const;
 
     double mean(const double* x) const;

@@ -210,6 +210,18 @@ private slots:
         y41 << y, 0.7;
         full.setData(x41, y41);
         QVERIFY((grown.alpha() - full.alpha()).cwiseAbs().maxCoeff() < 1e-10 * scale);
+        // New targets, prior mean and kernel, each after α was read: each must be seen. The
+        // reference is a GP built afresh with all three.
+        grown.setTargets(2 * y41);
+        const Eigen::VectorXd doubled = full.factor().solve((2 * y41).array() - 0.1);
+        QVERIFY((grown.alpha() - doubled).cwiseAbs().maxCoeff() < 1e-10 * doubled.cwiseAbs().maxCoeff());
+        grown.setPriorMean(-0.4);
+        (void)grown.alpha();
+        grown.setKernel(Kernel(KernelKind::Gaussian, 1.5, Eigen::VectorXd::Constant(1, 0.25)));
+        GpRegression fresh(Kernel(KernelKind::Gaussian, 1.5, Eigen::VectorXd::Constant(1, 0.25)), -0.4);
+        fresh.setData(x41, 2 * y41);
+        const Eigen::VectorXd direct = fresh.factor().solve((2 * y41).array() + 0.4);
+        QVERIFY((grown.alpha() - direct).cwiseAbs().maxCoeff() < 1e-10 * direct.cwiseAbs().maxCoeff());
     }
 
     void gaussianKernelAgainstAUniformGridMatchesDirectEvaluation_data()
@@ -255,7 +267,7 @@ private slots:
     // grid with one point moved must give the same to the entries it shares.
     void gaussianKernelAgainstAProductGridMatchesDirectEvaluation()
     {
-        const Kernel k(KernelKind::Gaussian, 1.7, Eigen::Vector2d(0.3, 0.05));
+        const Kernel k(KernelKind::Gaussian, 1.7, Eigen::VectorXd{{0.3, 0.05}});
         const int kx = 31, ky = 23;
         Eigen::MatrixXd grid(kx * ky, 2);
         for (int iy = 0; iy < ky; ++iy)
