@@ -19,34 +19,12 @@ MarginalGp::MarginalGp(const gp::GpRegression& gp, double yMean, double ySd)
             gp.kernel().outputScale() * stats::normalPdfVar(gp.inputs()(i, 1), m_yMean, wy2 + m_yVar);
 }
 
-Eigen::VectorXd MarginalGp::z(double x) const
-{
-    const double wx2 = std::pow(m_gp.kernel().lengthscales()[0], 2);
-    Eigen::VectorXd z(m_gp.size());
-    for (int i = 0; i < m_gp.size(); ++i)
-        z[i] = m_yFactor[i] * stats::normalPdfVar(x, m_gp.inputs()(i, 0), wx2);
-    return z;
-}
-
-double MarginalGp::mean(double x) const
-{
-    return m_gp.priorMean() + (m_gp.size() ? z(x).dot(m_gp.alpha()) : 0.0);
-}
-
 double MarginalGp::priorVariance() const
 {
     const double wx2 = std::pow(m_gp.kernel().lengthscales()[0], 2);
     const double wy2 = std::pow(m_gp.kernel().lengthscales()[1], 2);
     return m_gp.kernel().outputScale() * stats::normalPdfVar(0, 0, wx2) *
            stats::normalPdfVar(0, 0, wy2 + 2 * m_yVar);
-}
-
-double MarginalGp::variance(double x) const
-{
-    const double prior = priorVariance();
-    if (m_gp.size() == 0)
-        return prior;
-    return std::max(0.0, prior - m_gp.factor().solveL(z(x)).squaredNorm());
 }
 
 void MarginalGp::evaluate(const Eigen::VectorXd& xs, Eigen::VectorXd& means, Eigen::VectorXd& variances) const

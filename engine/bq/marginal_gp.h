@@ -13,15 +13,12 @@ class MarginalGp {
 public:
     // gp: 2-D inputs (x, y), Gaussian kernel. Throws InvalidParameter otherwise.
     MarginalGp(const gp::GpRegression& gp, double yMean, double ySd);
-    double mean(double x) const;
-    double variance(double x) const;
-    // Both at every entry of xs: the z(x) as the columns of one n × m matrix and one blocked
-    // triangular solve L⁻¹Z instead of m solves against vectors (a curve of 161 points at
-    // n = 150 was 7 % of a bq-2d-marginal run). The same numbers as mean() and variance() to rounding.
+    // E[f̄] and V[f̄] at every entry of xs: the z(x) as the columns of one n × m matrix and one
+    // blocked triangular solve L⁻¹Z (a solve per point, for a curve of 161 points at n = 150,
+    // was 7 % of a bq-2d-marginal run).
     void evaluate(const Eigen::VectorXd& xs, Eigen::VectorXd& means, Eigen::VectorXd& variances) const;
 
 private:
-    Eigen::VectorXd z(double x) const;
     double priorVariance() const;
 
     const gp::GpRegression& m_gp;

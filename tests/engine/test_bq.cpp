@@ -339,7 +339,13 @@ private slots:
         g.setData(x, y);
         const double muY = 0.3, sdY = 0.8;
         const MarginalGp marginal(g, muY, sdY);
-        for (double x0 : {-1.3, 0.0, 0.7, 2.5}) {
+        const Eigen::VectorXd xs{{-1.3, 0.0, 0.7, 2.5}};
+        Eigen::VectorXd means, variances;
+        marginal.evaluate(xs, means, variances);
+        QCOMPARE(means.size(), xs.size());
+        QCOMPARE(variances.size(), xs.size());
+        for (Eigen::Index i = 0; i < xs.size(); ++i) {
+            const double x0 = xs[i];
             const double ref = integrate(
                 [&](double t) {
                     const double pt[2] = {x0, t};
@@ -347,10 +353,11 @@ private slots:
                 },
                 muY - 12 * sdY, muY + 12 * sdY);
             // Both are accurate to ~1e-12; 1e-9 absolute on values of order 1.
-            QVERIFY2(std::fabs(marginal.mean(x0) - ref) < 1e-9,
-                     qPrintable(QString("%1 vs %2").arg(marginal.mean(x0)).arg(ref)));
+            QVERIFY2(std::fabs(means[i] - ref) < 1e-9,
+                     qPrintable(QString("%1 vs %2").arg(means[i]).arg(ref)));
         }
-        for (double x0 : {-1.3, 0.7}) {
+        for (Eigen::Index i : {0, 2}) {
+            const double x0 = xs[i];
             auto cov = [&](double t1, double t2) {
                 const double a[2] = {x0, t1}, b[2] = {x0, t2};
                 const Eigen::VectorXd ka = g.kernel().column(g.inputs(), a),
@@ -365,18 +372,8 @@ private slots:
                 },
                 muY - 10 * sdY, muY + 10 * sdY, 8);
             // The variance is a difference of two O(1) terms; 1e-8 absolute.
-            QVERIFY2(std::fabs(marginal.variance(x0) - ref) < 1e-8,
-                     qPrintable(QString("%1 vs %2").arg(marginal.variance(x0)).arg(ref)));
-        }
-        // The batched evaluation (one blocked solve) against the pointwise one: the same
-        // operations in another order, so agreement to rounding, 1e-12 on values of order 1.
-        const Eigen::VectorXd xs = Eigen::VectorXd::LinSpaced(9, -3, 3);
-        Eigen::VectorXd means, variances;
-        marginal.evaluate(xs, means, variances);
-        QCOMPARE(means.size(), xs.size());
-        for (Eigen::Index i = 0; i < xs.size(); ++i) {
-            EVX_COMPARE_NEAR(means[i], marginal.mean(xs[i]), 1e-12);
-            EVX_COMPARE_NEAR(variances[i], marginal.variance(xs[i]), 1e-12);
+            QVERIFY2(std::fabs(variances[i] - ref) < 1e-8,
+                     qPrintable(QString("%1 vs %2").arg(variances[i]).arg(ref)));
         }
     }
 
