@@ -69,7 +69,7 @@ void IncrementalBq::setKernelAndData(const gp::Kernel& kernel, const Eigen::Matr
     // The grid's V is recomputed in place on the next use (the new factor's revision differs).
     if (m_grid)
         m_gridMeans = kernelMeans(m_gp.kernel(), m_grid->points(), m_p);
-    m_gridRows = 0;
+    m_gridCovered.reset();
 }
 
 double IncrementalBq::outputScale() const
@@ -107,7 +107,7 @@ Eigen::VectorXd IncrementalBq::varianceReduction(const Eigen::MatrixXd& xs) cons
         m_grid.emplace(xs);
         m_grid->reserve(m_expectedSamples);
         m_gridMeans = kernelMeans(m_gp.kernel(), xs, m_p);
-        m_gridRows = 0;
+        m_gridCovered.reset();
     }
     const Eigen::VectorXd& zs = m_gridMeans;
     const double kss = m_gp.kernel().diagonal();
@@ -116,18 +116,17 @@ Eigen::VectorXd IncrementalBq::varianceReduction(const Eigen::MatrixXd& xs) cons
     m_grid->update(m_gp);
     const auto vt = m_grid->whitenedTransposed();
     const Eigen::VectorXd& a = m_whitenedMeans.update(m_gp.factor(), m_z);
-    const int n = m_gp.size();
-    if (m_gridRows == 0 || m_gridRows > n || m_gridRevision != m_gp.factor().revision()) {
+    const int from = m_gridCovered.firstNew(m_gp.factor());
+    if (from == 0) {
         m_gridProjection = vt * a;
         m_gridNorms = vt.rowwise().squaredNorm();
     } else {
-        for (int j = m_gridRows; j < n; ++j) {
+        for (int j = from; j < m_gp.size(); ++j) {
             m_gridProjection += a[j] * vt.col(j);
             m_gridNorms.array() += vt.col(j).array().square();
         }
     }
-    m_gridRows = n;
-    m_gridRevision = m_gp.factor().revision();
+    m_gridCovered.cover(m_gp.factor());
     const Eigen::ArrayXd num = (zs - m_gridProjection).array().square();
     const Eigen::ArrayXd var = kss - m_gridNorms.array();
     // Where the GP already knows ℓ (at a sample, var ≈ 0 up to rounding) a sample adds

@@ -10,7 +10,6 @@
 #include "gp/fixed_point_predictor.h"
 #include "gp/gp_regression.h"
 
-#include <cstdint>
 #include <optional>
 
 namespace evx::bq {
@@ -66,13 +65,12 @@ private:
     // The last acquisition grid and its kernel means z(xs): a cache, hence mutable.
     mutable std::optional<gp::FixedPointPredictor> m_grid;
     mutable Eigen::VectorXd m_gridMeans;
-    // Vᵀa and the column norms ‖V_{:,s}‖² over the first m_gridRows rows of V = L⁻¹k(X, xs),
-    // a = L⁻¹z, for the factor of revision m_gridRevision. A row append leaves the earlier rows
-    // of V and entries of a as they were, so each sample adds its row's terms: O(m) instead of
-    // the O(n·m) products (a fifth of an active bq-2d-marginal run at n = 150, m = 961).
+    // Vᵀa and the column norms ‖V_{:,s}‖² over the rows of V = L⁻¹k(X, xs) that m_gridCovered
+    // covers, a = L⁻¹z. A row append leaves the earlier rows of V and entries of a as they were,
+    // so each sample adds its row's terms: O(m) instead of the O(n·m) products (a fifth of an
+    // active bq-2d-marginal run at n = 150, m = 961).
     mutable Eigen::VectorXd m_gridProjection, m_gridNorms;
-    mutable int m_gridRows = 0;
-    mutable std::uint64_t m_gridRevision = 0;
+    mutable gp::FactorRows m_gridCovered;
     // L⁻¹z and L⁻¹(y − m): V[Z] and, with h integrated out, ĥ = h‖L⁻¹(y − m)‖²/n at each
     // acquisition without a triangular solve (nor α, which ĥ = h(y − m)ᵀα/n would need).
     mutable gp::WhitenedVector m_whitenedMeans, m_whitenedResidual;

@@ -192,19 +192,17 @@ Eigen::MatrixXd CheckedCholesky::lowerInverse() const
 
 const Eigen::VectorXd& WhitenedVector::update(const CheckedCholesky& factor, const Eigen::VectorXd& v)
 {
-    const int n = factor.size();
-    if (m_rows == 0 || m_revision != factor.revision() || m_rows > n) {
+    const int from = m_covered.firstNew(factor), n = factor.size();
+    if (from == 0) {
         m_w = factor.solveL(v);
-        m_rows = n;
-        m_revision = factor.revision();
-        return m_w;
+    } else {
+        const auto lower = factor.matrixL();
+        const auto l = lower.nestedExpression();
+        m_w.conservativeResize(n);
+        for (int j = from; j < n; ++j)
+            m_w[j] = (v[j] - l.row(j).head(j).dot(m_w.head(j))) / l(j, j);
     }
-    const auto lower = factor.matrixL();
-    const auto l = lower.nestedExpression();
-    m_w.conservativeResize(n);
-    for (int j = m_rows; j < n; ++j)
-        m_w[j] = (v[j] - l.row(j).head(j).dot(m_w.head(j))) / l(j, j);
-    m_rows = n;
+    m_covered.cover(factor);
     return m_w;
 }
 

@@ -71,19 +71,43 @@ private:
     std::uint64_t m_revision = 0;
 };
 
+// How many of a factor's rows a result derived from it (L⁻¹v, L⁻¹B, sums over their rows) already
+// covers. Rows appended since leave the covered ones as they were, so the result is extended by
+// the new rows; any other change (a new revision, fewer rows) means starting afresh. A factor
+// built from scratch may reuse a revision number (0), so the result's owner calls reset() then.
+class FactorRows {
+public:
+    // The first row still to be computed: the rows covered if factor only appended rows since
+    // cover(), else 0 (everything).
+    int firstNew(const CheckedCholesky& factor) const
+    {
+        const bool appended = m_rows > 0 && m_revision == factor.revision() && m_rows <= factor.size();
+        return appended ? m_rows : 0;
+    }
+    void cover(const CheckedCholesky& factor)
+    {
+        m_rows = factor.size();
+        m_revision = factor.revision();
+    }
+    void reset() { m_rows = 0; }
+    int rows() const { return m_rows; }
+
+private:
+    int m_rows = 0;
+    std::uint64_t m_revision = 0;
+};
+
 // L⁻¹v for a vector v that grows with a factor's rows, kept beside the factor: an appended row
 // of L adds one entry, (v_n − L_{n,<n} w)/L_nn, instead of a triangular solve each time it is
-// asked for; anything else that changes L (a new revision) solves anew. A factor built from
-// scratch may reuse a revision number (0), so its owner calls reset() then.
+// asked for.
 class WhitenedVector {
 public:
     const Eigen::VectorXd& update(const CheckedCholesky& factor, const Eigen::VectorXd& v);
-    void reset() { m_rows = 0; }
+    void reset() { m_covered.reset(); }
 
 private:
     Eigen::VectorXd m_w;
-    int m_rows = 0;
-    std::uint64_t m_revision = 0;
+    FactorRows m_covered;
 };
 
 } // namespace evx::gp

@@ -9,8 +9,6 @@
 
 #include "gp/gp_regression.h"
 
-#include <cstdint>
-
 namespace evx::gp {
 
 class FixedPointPredictor {
@@ -27,14 +25,13 @@ public:
     void predict(const GpRegression& gp, Eigen::VectorXd& mean, Eigen::VectorXd& variance);
     // Vᵀ = (L⁻¹ k(X, xs))ᵀ as of the last update (m × n): a sample's row of V is a contiguous
     // column here, so an append writes one column and its product lᵀV reads Vᵀ column by column.
-    auto whitenedTransposed() const { return m_vt.leftCols(m_n); }
+    auto whitenedTransposed() const { return m_vt.leftCols(m_covered.rows()); }
 
 private:
     Eigen::MatrixXd m_xs;
-    Eigen::MatrixXd m_x; // the inputs the columns of m_vt belong to (top m_n rows)
+    Eigen::MatrixXd m_x; // the inputs the columns of m_vt belong to (its top rows)
     Eigen::MatrixXd m_vt;
-    int m_n = 0;
-    std::uint64_t m_revision = 0;
+    FactorRows m_covered; // the columns of m_vt that are current
 };
 
 } // namespace evx::gp
