@@ -145,11 +145,17 @@ Eigen::VectorXd CheckedCholesky::solveL(const Eigen::VectorXd& b) const
 
 Eigen::MatrixXd CheckedCholesky::solveL(const Eigen::MatrixXd& b) const
 {
+    // Eigen's triangular solve binds a reference to b(0, 0) even when b is empty (UBSan,
+    // "reference binding to null pointer": a log-GP BQ whose candidate points were all samples).
+    if (b.size() == 0)
+        return Eigen::MatrixXd(b.rows(), b.cols());
     return matrixL().solve(b);
 }
 
 Eigen::VectorXd CheckedCholesky::solve(const Eigen::VectorXd& b) const
 {
+    if (b.size() == 0) // as solveL: an empty GP's α
+        return Eigen::VectorXd(0);
     const Eigen::VectorXd y = matrixL().solve(b);
     return m_l.topLeftCorner(m_n, m_n).transpose().triangularView<Eigen::Upper>().solve(y);
 }

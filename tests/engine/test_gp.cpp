@@ -182,6 +182,21 @@ private slots:
                 1e-10 * std::fabs(full.logMarginalLikelihood()));
     }
 
+    void emptyInputsGiveEmptyResults()
+    {
+        // No prediction points, and no data: empty results. Run under scripts/sanitize.sh, this
+        // fails if an empty operand reaches Eigen's triangular solve (UBSan reported a reference
+        // bound to a null pointer there).
+        GpRegression g(Kernel(KernelKind::Gaussian, 1.0, Eigen::VectorXd::Constant(1, 0.5)));
+        QCOMPARE(g.alpha().size(), Eigen::Index(0));
+        g.setData(randomPoints(5, 1, 0, 1, 2), Eigen::VectorXd::LinSpaced(5, 0, 1));
+        Eigen::VectorXd mean, variance;
+        g.predict(Eigen::MatrixXd(0, 1), mean, variance);
+        QCOMPARE(mean.size(), Eigen::Index(0));
+        QCOMPARE(variance.size(), Eigen::Index(0));
+        QCOMPARE(g.factor().solveL(Eigen::MatrixXd(5, 0)).cols(), Eigen::Index(0));
+    }
+
     void alphaFollowsAppendsAndRescaling()
     {
         // α is solved lazily after appends; an output rescale in between (the profiled fits'
