@@ -16,6 +16,16 @@ constexpr double kLastEpsilon = 1e-2;
 constexpr double kPivotFloor = 1e-13;
 // Below this capacity a regrowth copies less than an append costs anyway.
 constexpr int kMigrateFrom = 64;
+
+// Every triangular solve goes through here: Eigen's binds a reference to b(0, 0) even when b is
+// empty (UBSan, "reference binding to null pointer": an empty GP's α, or a log-GP BQ whose
+// candidate points were all samples).
+template <class Triangular, class Operand> Operand solveTriangular(const Triangular& t, const Operand& b)
+{
+    if (b.size() == 0)
+        return Operand(b.rows(), b.cols());
+    return t.solve(b);
+}
 } // namespace
 
 void CheckedCholesky::reserve(int n)
@@ -140,24 +150,18 @@ void CheckedCholesky::scale(double c)
 
 Eigen::VectorXd CheckedCholesky::solveL(const Eigen::VectorXd& b) const
 {
-    return matrixL().solve(b);
+    return solveTriangular(matrixL(), b);
 }
 
 Eigen::MatrixXd CheckedCholesky::solveL(const Eigen::MatrixXd& b) const
 {
-    // Eigen's triangular solve binds a reference to b(0, 0) even when b is empty (UBSan,
-    // "reference binding to null pointer": a log-GP BQ whose candidate points were all samples).
-    if (b.size() == 0)
-        return Eigen::MatrixXd(b.rows(), b.cols());
-    return matrixL().solve(b);
+    return solveTriangular(matrixL(), b);
 }
 
 Eigen::VectorXd CheckedCholesky::solve(const Eigen::VectorXd& b) const
 {
-    if (b.size() == 0) // as solveL: an empty GP's α
-        return Eigen::VectorXd(0);
-    const Eigen::VectorXd y = matrixL().solve(b);
-    return m_l.topLeftCorner(m_n, m_n).transpose().triangularView<Eigen::Upper>().solve(y);
+    const auto upper = m_l.topLeftCorner(m_n, m_n).transpose().triangularView<Eigen::Upper>();
+    return solveTriangular(upper, solveTriangular(matrixL(), b));
 }
 
 double CheckedCholesky::logDeterminant() const

@@ -189,6 +189,7 @@ private slots:
         // bound to a null pointer there).
         GpRegression g(Kernel(KernelKind::Gaussian, 1.0, Eigen::VectorXd::Constant(1, 0.5)));
         QCOMPARE(g.alpha().size(), Eigen::Index(0));
+        QCOMPARE(g.factor().solveL(Eigen::VectorXd(0)).size(), Eigen::Index(0));
         g.setData(randomPoints(5, 1, 0, 1, 2), Eigen::VectorXd::LinSpaced(5, 0, 1));
         Eigen::VectorXd mean, variance;
         g.predict(Eigen::MatrixXd(0, 1), mean, variance);
@@ -226,7 +227,8 @@ private slots:
         full.setData(x41, y41);
         QVERIFY((grown.alpha() - full.alpha()).cwiseAbs().maxCoeff() < 1e-10 * scale);
         // New targets, prior mean and kernel, each after α was read: each must be seen. The
-        // reference is a GP built afresh with all three.
+        // targets are checked against a solve with the old factor, the last two together against
+        // a GP built afresh.
         grown.setTargets(2 * y41);
         const Eigen::VectorXd doubled = full.factor().solve((2 * y41).array() - 0.1);
         QVERIFY((grown.alpha() - doubled).cwiseAbs().maxCoeff() < 1e-10 * doubled.cwiseAbs().maxCoeff());
