@@ -1,6 +1,7 @@
 #include "optim/minimise.h"
 
 #include "core/errors.h"
+#include "optim/wolfe_line_search.h"
 
 #include <LBFGS.h>
 #include <LBFGSB.h>
@@ -147,7 +148,7 @@ int runSolver(Tracker& tracker, Eigen::VectorXd& x, const MinimiseOptions& o)
     auto p = parameters<LBFGSpp::LBFGSParam<double>>(o);
     if (o.lineSearch == LineSearch::StrongWolfe) {
         p.linesearch = LBFGSpp::LBFGS_LINESEARCH_BACKTRACKING_STRONG_WOLFE;
-        LBFGSpp::LBFGSSolver<double, LBFGSpp::LineSearchNocedalWright> solver(p);
+        LBFGSpp::LBFGSSolver<double, WolfeLineSearch> solver(p);
         return solver.minimize(tracker, x, fx);
     }
     LBFGSpp::LBFGSSolver<double> solver(p);

@@ -29,7 +29,8 @@ using Objective = std::function<double(const Eigen::VectorXd& x, Eigen::VectorXd
 
 enum class LineSearch {
     Backtracking, // Armijo backtracking (LBFGS++'s default for L-BFGS)
-    StrongWolfe,  // Nocedal–Wright bracketing and zoom: keeps curvature pairs positive
+    StrongWolfe,  // Nocedal–Wright bracketing and safeguarded zoom (wolfe_line_search.h): keeps
+                  // curvature pairs positive
 };
 
 struct MinimiseOptions {
