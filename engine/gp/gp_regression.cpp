@@ -431,9 +431,6 @@ FitResult fitHyperparameters(GpRegression& gp, const FitOptions& options)
     mo.valueTolerance = options.relativeImprovement;
     mo.maxLineSearch = options.maxLineSearch;
     mo.lineSearch = optim::LineSearch::StrongWolfe;
-    // Near the optimum a stale memory can point almost across the gradient, along which f is flat
-    // to its rounding (scikit-learn's seed 2 in test_gp_sklearn); steepest descent still gets on.
-    mo.restarts = 1;
     // θ moves at most (ub − lb)/4 per unit of u (the logistic's slope is at most ¼).
     mo.resolution = p > 0 ? 4 * options.resolution / (ub - lb).maxCoeff() : 0;
     const optim::MinimiseResult fit = optim::minimise(objective, u, mo);

@@ -141,9 +141,8 @@ struct FitResult {
 // from the current values (or by a scan and Brent's method, see startGrid); leaves the best in gp.
 // Lengthscales are bounded to [minLengthscale, maxLengthscale]; σ_n² to [1e-10, 10]·var(y),
 // c to [1e-10, 1e4]·(var(y) + mean(y)²). `converged` is optim::minimise's verdict: false when it
-// stopped at its iteration limit, on a failed line search (after one restart from the best point
-// with a fresh memory), or (without relativeImprovement) where the gradient test does not hold at
-// the best point.
+// stopped at its iteration limit, on a failed line search, or (without relativeImprovement)
+// where the gradient test does not hold at the best point.
 FitResult fitHyperparameters(GpRegression& gp, const FitOptions& options = {});
 
 } // namespace evx::gp

@@ -166,7 +166,7 @@ MinimiseResult minimise(const Objective& f, const Eigen::VectorXd& x0, const Min
     Tracker tracker(f, start, options);
     MinimiseResult result;
     std::string failure;
-    bool resolved = false;
+    std::string stoppedAtLimit; // why a run that ended by exception counts as converged
     for (int attempt = 0; attempt <= options.restarts; ++attempt) {
         Eigen::VectorXd x = tracker.best;
         tracker.startSeen = false;
@@ -184,7 +184,12 @@ MinimiseResult minimise(const Objective& f, const Eigen::VectorXd& x0, const Min
         } catch (const BelowResolution&) {
             failure.clear();
             result.converged = true;
-            resolved = true;
+            stoppedAtLimit = "converged: a trial within the resolution of the best point was no better";
+            break;
+        } catch (const StepBelowPrecision&) {
+            failure.clear();
+            result.converged = true;
+            stoppedAtLimit = "converged: no step that moves x decreases f beyond its rounding";
             break;
         } catch (const std::exception& e) {
             if (tracker.thrown)
@@ -205,8 +210,8 @@ MinimiseResult minimise(const Objective& f, const Eigen::VectorXd& x0, const Min
         result.message = "no point with a finite objective was found";
     } else if (!failure.empty())
         result.message = failure;
-    else if (resolved)
-        result.message = "converged: a trial within the resolution of the best point was no better";
+    else if (!stoppedAtLimit.empty())
+        result.message = stoppedAtLimit;
     else
         result.message = "converged in " + std::to_string(result.iterations) + " iterations";
     return result;

@@ -30,7 +30,8 @@ using Objective = std::function<double(const Eigen::VectorXd& x, Eigen::VectorXd
 enum class LineSearch {
     Backtracking, // Armijo backtracking (LBFGS++'s default for L-BFGS)
     StrongWolfe,  // Nocedal–Wright bracketing and safeguarded zoom (wolfe_line_search.h): keeps
-                  // curvature pairs positive
+                  // curvature pairs positive; a bracket narrower than x can resolve, with f flat
+                  // across it, ends the run as converged
 };
 
 struct MinimiseOptions {

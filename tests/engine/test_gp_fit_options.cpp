@@ -170,12 +170,12 @@ private slots:
         qInfo("chased: %d evaluations, log p %.6f (%s); at the resolution: %d evaluations, log p %.6f",
               rc.evaluations, rc.logMarginalLikelihood, rc.converged ? "converged" : "not converged",
               rr.evaluations, rr.logMarginalLikelihood);
-        // With LBFGS++'s Nocedal–Wright search the chase took 11–17 evaluations, depending on
-        // the rounding; the safeguarded search (optim/wolfe_line_search.h) creeps no more and
-        // ends after 8, as the fit at the resolution does. So only that the resolution costs no
-        // more is asserted.
+        // Whether the chase ends "not converged" depends on the rounding and the line search
+        // (with LBFGS++'s it did after 14 evaluations in an SSE2 build and converged after 11
+        // with AVX2 and FMA; with optim/wolfe_line_search.h both end not converged after 17):
+        // only that it costs more evaluations is asserted.
         QVERIFY(rr.converged);
-        QVERIFY2(rr.evaluations <= rc.evaluations,
+        QVERIFY2(rr.evaluations < rc.evaluations,
                  qPrintable(QString("%1 against %2").arg(rr.evaluations).arg(rc.evaluations)));
         // As high as the noise lets either tell: 0.5 nats is the noise's span measured at n = 150.
         QVERIFY2(rr.logMarginalLikelihood > rc.logMarginalLikelihood - 0.5,

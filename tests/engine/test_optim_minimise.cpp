@@ -1,7 +1,7 @@
 // The optimiser wrapper (engine/optim/minimise.*): minima known in closed form (a quadratic,
 // Rosenbrock's valley, a box-constrained quadratic, x − ln x), and how it reports the iteration
-// limit, a failed line search, non-finite regions, a noisy minimum, bad options and exceptions
-// from f.
+// limit, a failed line search, non-finite regions, a noisy minimum, a minimum flat to rounding,
+// bad options and exceptions from f.
 #include "compare_near.h"
 #include "core/errors.h"
 #include "optim/minimise.h"
@@ -234,6 +234,31 @@ private slots:
         QVERIFY2(r.x.cwiseAbs().maxCoeff() < 1e-2, qPrintable(QString::number(r.x.norm())));
         QVERIFY2(r.evaluations < chased.evaluations,
                  qPrintable(QStringLiteral("%1 against %2").arg(r.evaluations).arg(chased.evaluations)));
+    }
+
+    void flatToRoundingIsConvergence()
+    {
+        // 1 + 1e-20 (x − 1)² rounds to 1 for |x − 1| < 100, while its gradient does not vanish:
+        // no gradient test can hold (both tolerances 0), and no step decreases f. The strong-Wolfe
+        // search narrows its bracket until x no longer moves; that is the end, not a failure.
+        const auto f = [](const Eigen::VectorXd& x, Eigen::VectorXd& g) {
+            g[0] = 2e-20 * (x[0] - 1);
+            return 1 + 1e-20 * (x[0] - 1) * (x[0] - 1);
+        };
+        MinimiseOptions o;
+        o.lineSearch = LineSearch::StrongWolfe;
+        o.gradientTolerance = 0;
+        o.relativeGradientTolerance = 0;
+        o.maxLineSearch = 100;
+        const MinimiseResult r = minimise(f, vec({50.0}), o);
+        QVERIFY2(r.converged, r.message.c_str());
+        QVERIFY2(r.message.find("rounding") != std::string::npos, r.message.c_str());
+        EVX_COMPARE_NEAR(r.x[0], 50.0, 0.0); // the start: nothing was better
+        // That takes 22 trials (a unit step, then each trial a fifth of the bracket, down to
+        // 7e-15, the spacing of doubles at 50); with 10 the search fails instead.
+        o.maxLineSearch = 10;
+        const MinimiseResult short_ = minimise(f, vec({50.0}), o);
+        QVERIFY2(!short_.converged, short_.message.c_str());
     }
 
     void nowhereFinite()

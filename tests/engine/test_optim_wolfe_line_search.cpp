@@ -1,7 +1,8 @@
 // The safeguarded strong-Wolfe line search (engine/optim/wolfe_line_search.h), on functions of one
 // variable where each condition can be checked by hand: the point it ends on satisfies both
 // strong-Wolfe conditions, a far end up a wall does not make it creep (LBFGS++'s own search on
-// the same function, as the reference), and running out of trials is an exception.
+// the same function, as the reference), and running out of trials or of the precision of x is an
+// exception of its own.
 #include "optim/wolfe_line_search.h"
 
 #include <LBFGSpp/LineSearchNocedalWright.h>
@@ -34,18 +35,18 @@ struct Outcome {
     int trials;
 };
 
-// One search from x = 0 along d = +1 with LBFGS++'s defaults (ftol 1e-4, wolfe 0.9).
-template <class Search> Outcome search(const Phi& phi, double step, int maxTrials = 20)
+// One search from x = x0 along d = +1 with LBFGS++'s defaults (ftol 1e-4, wolfe 0.9).
+template <class Search> Outcome search(const Phi& phi, double step, int maxTrials = 20, double x0 = 0)
 {
     LBFGSpp::LBFGSParam<double> param;
     param.max_linesearch = maxTrials;
     param.linesearch = LBFGSpp::LBFGS_LINESEARCH_BACKTRACKING_STRONG_WOLFE; // LBFGS++ checks it
     Counted f{phi};
-    Eigen::VectorXd xp = Eigen::VectorXd::Zero(1), x = xp, grad(1), d = Eigen::VectorXd::Ones(1);
+    Eigen::VectorXd xp = Eigen::VectorXd::Constant(1, x0), x = xp, grad(1), d = Eigen::VectorXd::Ones(1);
     double fx = f(xp, grad);
     f.calls = 0;
     Search::LineSearch(f, fx, x, grad, step, d, xp, param);
-    if (x[0] != step)
+    if (x[0] != x0 + step)
         throw std::logic_error("the search left x away from xp + step·d");
     return {step, fx, grad[0], f.calls};
 }
@@ -154,6 +155,39 @@ private slots:
         };
         QVERIFY_THROWS_EXCEPTION(std::runtime_error, search<WolfeLineSearch<double>>(flat, 1.0, 7));
         QCOMPARE(calls, 1 + 7); // the start point, then every trial allowed
+    }
+
+    void aBracketNarrowerThanXEndsAtItsPrecision()
+    {
+        // The same disagreement at x₀ = 1. The cubic through two equal values with slope −1 at
+        // both ends puts each trial at 0.21 of the bracket, so after 24 trials (0.21²⁴ ≈ 6e-17)
+        // 1 + s rounds to 1, with f the same on both sides of the bracket.
+        int calls = 0;
+        const Phi flat = [&](double, double& g) {
+            ++calls;
+            g = -1;
+            return 1.0;
+        };
+        QVERIFY_THROWS_EXCEPTION(evx::optim::StepBelowPrecision,
+                                 search<WolfeLineSearch<double>>(flat, 1.0, 40, 1.0));
+        QVERIFY2(calls >= 1 + 22 && calls <= 1 + 26, qPrintable(QString::number(calls)));
+    }
+
+    void aBracketNarrowedOntoAWallIsAFailure()
+    {
+        // −x up to 0.5, rejected beyond: its minimum along the line is the wall's edge, where the
+        // slope is −1, not a point the precision of x stops at.
+        const Phi edge = [](double x, double& g) {
+            g = x > 0.5 ? 0 : -1;
+            return x > 0.5 ? 1e300 : -x;
+        };
+        try {
+            search<WolfeLineSearch<double>>(edge, 1.0, 200);
+            QFAIL("the search ended on the wall's edge as if on a strong-Wolfe point");
+        } catch (const evx::optim::StepBelowPrecision&) {
+            QFAIL("a jump of 1e300 was taken for rounding");
+        } catch (const std::runtime_error&) {
+        }
     }
 
     void anAscentDirectionIsRefused()
