@@ -90,6 +90,17 @@ double wall(double x, double& g)
     return (x - 0.3) * (x - 0.3);
 }
 
+// A value that never decreases, with a slope of −1 that says it should: f's rounding near an
+// optimum, where f and ∇f disagree. Counts its calls.
+Phi disagreeing(int& calls)
+{
+    return [&calls](double, double& g) {
+        ++calls;
+        g = -1;
+        return 1.0;
+    };
+}
+
 } // namespace
 
 class TestOptimWolfeLineSearch : public QObject {
@@ -144,32 +155,21 @@ private slots:
 
     void runningOutOfTrialsThrows()
     {
-        // A value that never decreases, with a derivative that says it should: f's rounding near
-        // an optimum, where f and ∇f disagree. The search must not hand back a point as if it
-        // were one.
+        // The search must not hand back a point as if it were a strong-Wolfe one.
         int calls = 0;
-        const Phi flat = [&](double, double& g) {
-            ++calls;
-            g = -1;
-            return 1.0;
-        };
-        QVERIFY_THROWS_EXCEPTION(std::runtime_error, search<WolfeLineSearch<double>>(flat, 1.0, 7));
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error,
+                                 search<WolfeLineSearch<double>>(disagreeing(calls), 1.0, 7));
         QCOMPARE(calls, 1 + 7); // the start point, then every trial allowed
     }
 
     void aBracketNarrowerThanXEndsAtItsPrecision()
     {
-        // The same disagreement at x₀ = 1. The cubic through two equal values with slope −1 at
-        // both ends puts each trial at 0.21 of the bracket, so after 24 trials (0.21²⁴ ≈ 6e-17)
-        // 1 + s rounds to 1, with f the same on both sides of the bracket.
+        // f and its slope disagree as above, now from x₀ = 1. The cubic through two equal values
+        // with slope −1 at both ends puts each trial at 0.21 of the bracket, so after 24 trials
+        // (0.21²⁴ ≈ 6e-17) 1 + s rounds to 1, with f the same on both sides of the bracket.
         int calls = 0;
-        const Phi flat = [&](double, double& g) {
-            ++calls;
-            g = -1;
-            return 1.0;
-        };
         QVERIFY_THROWS_EXCEPTION(evx::optim::StepBelowPrecision,
-                                 search<WolfeLineSearch<double>>(flat, 1.0, 40, 1.0));
+                                 search<WolfeLineSearch<double>>(disagreeing(calls), 1.0, 40, 1.0));
         QVERIFY2(calls >= 1 + 22 && calls <= 1 + 26, qPrintable(QString::number(calls)));
     }
 
