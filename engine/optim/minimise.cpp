@@ -166,7 +166,7 @@ MinimiseResult minimise(const Objective& f, const Eigen::VectorXd& x0, const Min
     Tracker tracker(f, start, options);
     MinimiseResult result;
     std::string failure;
-    std::string stoppedAtLimit; // why a run that ended by exception counts as converged
+    std::string convergedAtLimit; // why a run that ended by exception counts as converged
     for (int attempt = 0; attempt <= options.restarts; ++attempt) {
         Eigen::VectorXd x = tracker.best;
         tracker.startSeen = false;
@@ -182,14 +182,10 @@ MinimiseResult minimise(const Objective& f, const Eigen::VectorXd& x0, const Min
             result.converged = failure.empty();
             break;
         } catch (const BelowResolution&) {
-            failure.clear();
-            result.converged = true;
-            stoppedAtLimit = "converged: a trial within the resolution of the best point was no better";
+            convergedAtLimit = "a trial within the resolution of the best point was no better";
             break;
         } catch (const StepBelowPrecision&) {
-            failure.clear();
-            result.converged = true;
-            stoppedAtLimit = "converged: no step that moves x decreases f beyond its rounding";
+            convergedAtLimit = "no step that moves x decreases f beyond its rounding";
             break;
         } catch (const std::exception& e) {
             if (tracker.thrown)
@@ -202,6 +198,10 @@ MinimiseResult minimise(const Objective& f, const Eigen::VectorXd& x0, const Min
                 break;
         }
     }
+    if (!convergedAtLimit.empty()) {
+        failure.clear(); // an earlier attempt's
+        result.converged = true;
+    }
     result.x = tracker.best;
     result.value = tracker.bestValue;
     result.evaluations = tracker.evaluations;
@@ -210,8 +210,8 @@ MinimiseResult minimise(const Objective& f, const Eigen::VectorXd& x0, const Min
         result.message = "no point with a finite objective was found";
     } else if (!failure.empty())
         result.message = failure;
-    else if (!stoppedAtLimit.empty())
-        result.message = stoppedAtLimit;
+    else if (!convergedAtLimit.empty())
+        result.message = "converged: " + convergedAtLimit;
     else
         result.message = "converged in " + std::to_string(result.iterations) + " iterations";
     return result;
