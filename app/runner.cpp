@@ -1,6 +1,7 @@
 #include "runner.h"
 
 #include "core/errors.h"
+#include "core/input_limits.h"
 
 #include <QMetaObject>
 #include <chrono>
@@ -77,25 +78,12 @@ void Runner::execute(const Request& request, const std::atomic<bool>& cancel)
         Qt::QueuedConnection);
 
     using Clock = std::chrono::steady_clock;
-    auto lastProgress = Clock::now() - kProgressInterval;
-    const RunContext context(&cancel, [&](const Figure& partial, double fraction) {
-        const auto now = Clock::now();
-        if (now - lastProgress < kProgressInterval || cancel.load())
-            return;
-        lastProgress = now;
-        QMetaObject::invokeMethod(
-            this,
-            [this, revision, partial, fraction] {
-                if (isCurrent(revision))
-                    emit progressed(revision, partial, fraction);
-            },
-            Qt::QueuedConnection);
-    });
-
     const auto start = Clock::now();
-    try {
-        Figure figure = request.scenario->runChecked(request.input, context);
+    auto lastProgress = start - kProgressInterval;
+    bool finishedSent = false;
+    auto finish = [&](Figure figure) {
         const double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+        finishedSent = true;
         QMetaObject::invokeMethod(
             this,
             [this, revision, figure = std::move(figure), ms] {
@@ -103,9 +91,36 @@ void Runner::execute(const Request& request, const std::atomic<bool>& cancel)
                     emit finished(revision, figure, ms);
             },
             Qt::QueuedConnection);
+    };
+    const RunContext context(
+        &cancel,
+        [&](const Figure& partial, double fraction) {
+            const auto now = Clock::now();
+            if (now - lastProgress < kProgressInterval || cancel.load())
+                return;
+            lastProgress = now;
+            QMetaObject::invokeMethod(
+                this,
+                [this, revision, partial, fraction] {
+                    if (isCurrent(revision))
+                        emit progressed(revision, partial, fraction);
+                },
+                Qt::QueuedConnection);
+        },
+        [&](const Figure& final) {
+            checkSummaryFinite(final); // as runChecked checks the figure it returns
+            finish(final);
+        });
+
+    try {
+        Figure figure = request.scenario->runChecked(request.input, context);
+        if (!finishedSent)
+            finish(std::move(figure));
     } catch (const Cancelled&) {
         // A newer request replaced this one; it reports for itself.
     } catch (const std::exception& e) {
+        if (finishedSent)
+            return; // the result is out; what failed after it only served later runs
         const QString message = QString::fromUtf8(e.what());
         QMetaObject::invokeMethod(
             this,

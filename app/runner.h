@@ -39,6 +39,8 @@ signals:
     void started(quint64 revision);
     // Intermediate figures from long runs, at most ~30 a second.
     void progressed(quint64 revision, const evx::Figure& partial, double fraction);
+    // The result: when the run hands it over early (RunContext::publishFinal), then, with the
+    // time until then, and the rest of the run (work for later runs) reports nothing more.
     void finished(quint64 revision, const evx::Figure& figure, double computeMs);
     void failed(quint64 revision, const QString& message);
 

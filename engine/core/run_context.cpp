@@ -16,4 +16,12 @@ void RunContext::publish(const Figure& partial, double fraction) const
         m_progress(partial, fraction);
 }
 
+void RunContext::publishFinal(const Figure& final) const
+{
+    if (m_final)
+        m_final(final);
+    else
+        publish(final, 1.0);
+}
+
 } // namespace evx

@@ -12,10 +12,11 @@ namespace evx {
 class RunContext {
 public:
     using ProgressCallback = std::function<void(const Figure& partial, double fraction)>;
+    using FinalCallback = std::function<void(const Figure& final)>;
 
     RunContext() = default;
-    RunContext(const std::atomic<bool>* cancelFlag, ProgressCallback progress)
-        : m_cancel(cancelFlag), m_progress(std::move(progress))
+    RunContext(const std::atomic<bool>* cancelFlag, ProgressCallback progress, FinalCallback final = {})
+        : m_cancel(cancelFlag), m_progress(std::move(progress)), m_final(std::move(final))
     {
     }
 
@@ -26,10 +27,15 @@ public:
     void publish(const Figure& partial, double fraction) const;
     // Whether anyone receives publish(): a run may skip building partial figures otherwise.
     bool wantsProgress() const { return bool(m_progress); }
+    // The figure run() will return, handed over before work that only serves later runs (caches
+    // for a switch): the receiver shows it as the result at once, where a partial figure could
+    // be throttled away. Without a final receiver it goes to publish() with fraction 1.
+    void publishFinal(const Figure& final) const;
 
 private:
     const std::atomic<bool>* m_cancel = nullptr;
     ProgressCallback m_progress;
+    FinalCallback m_final;
 };
 
 } // namespace evx

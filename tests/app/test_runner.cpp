@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <string_view>
 #include <thread>
 
@@ -19,14 +20,16 @@ namespace {
 // Returns its "value" parameter in the summary after working for "work_ms", publishing a
 // partial figure every millisecond; polls cancellation unless "ignore_cancel" (a run that
 // finishes after it was replaced, so its result arrives stale). Counts how many runs
-// completed and how many were cancelled.
+// completed and how many were cancelled. With "final_early" it hands its figure over through
+// publishFinal() and then waits, polling cancellation, until `release` is set (work for later runs).
 class ProbeScenario final : public Scenario {
 public:
     ProbeScenario()
         : m_schema({realParameter("value", "value", "", -1e6, 1e6, 0, ""),
                     realParameter("work_ms", "work", "ms", 0, 10000, 0, ""),
                     realParameter("fail", "fail", "", 0, 1, 0, ""),
-                    realParameter("ignore_cancel", "ignore cancel", "", 0, 1, 0, "")})
+                    realParameter("ignore_cancel", "ignore cancel", "", 0, 1, 0, ""),
+                    realParameter("final_early", "final early", "", 0, 1, 0, "")})
     {
     }
     ScenarioInfo info() const override { return {"probe", "Probe", "Tests", ""}; }
@@ -48,12 +51,21 @@ public:
             context.publish(partial, 0.5);
             std::this_thread::sleep_for(std::chrono::milliseconds(1));
         }
-        ++completed;
         Figure f;
         f.summary.set("value", v.at("value"));
+        if (v.at("final_early") != 0) {
+            context.publishFinal(f);
+            const auto cap = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+            while (!release && std::chrono::steady_clock::now() < cap) {
+                context.checkCancelled();
+                std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            }
+        }
+        ++completed;
         return f;
     }
     mutable std::atomic<int> completed{0};
+    std::atomic<bool> release{false};
     mutable std::atomic<int> cancelled{0};
 
 private:
@@ -249,6 +261,47 @@ private slots:
                  qPrintable(QString::number(progressed.count())));
         for (const auto& args : progressed)
             QCOMPARE(args.at(0).toULongLong(), rev);
+    }
+
+    void anEarlyFinalFigureIsTheResult()
+    {
+        Runner runner;
+        auto probe = std::make_shared<ProbeScenario>();
+        QSignalSpy finished(&runner, &Runner::finished);
+        runner.submit(probe, {{"value", 5}, {"final_early", 1}});
+        QVERIFY(finished.wait(5000));
+        QCOMPARE(probe->completed.load(), 0); // still at its work for later runs
+        QCOMPARE(finished.at(0).at(1).value<Figure>().summary.value("value"), 5.0);
+        probe->release = true;
+        QTRY_COMPARE_WITH_TIMEOUT(probe->completed.load(), 1, 20000);
+        QTest::qWait(50); // a second result would be queued by now
+        QCOMPARE(finished.count(), 1);
+    }
+
+    void anEarlyFinalFigureIsCheckedAsAReturnedOne()
+    {
+        // A summary value that is not finite: refused as runChecked refuses a returned one.
+        class Infinite final : public Scenario {
+        public:
+            ScenarioInfo info() const override { return {"infinite", "Infinite", "Tests", ""}; }
+            const ParameterSchema& schema() const override { return m_schema; }
+            Figure run(const ParameterValues&, const RunContext& context) const override
+            {
+                Figure f;
+                f.summary.set("value", INFINITY);
+                context.publishFinal(f);
+                return f;
+            }
+
+        private:
+            ParameterSchema m_schema;
+        };
+        Runner runner;
+        QSignalSpy failed(&runner, &Runner::failed);
+        QSignalSpy finished(&runner, &Runner::finished);
+        runner.submit(std::make_shared<Infinite>(), ParameterValues{});
+        QVERIFY(failed.wait(5000));
+        QCOMPARE(finished.count(), 0);
     }
 
     void destructionCancelsARunningJob()
