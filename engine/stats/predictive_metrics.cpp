@@ -169,7 +169,8 @@ double gaussianMixtureEntropy(const Eigen::VectorXd& means, double sd)
     return entropySorted(sorted(means), sd);
 }
 
-PredictiveIntervals predictiveIntervals(const Eigen::MatrixXd& f, double sigmaEps, double level)
+PredictiveIntervals predictiveIntervals(const Eigen::MatrixXd& f, double sigmaEps, double level,
+                                        const std::function<void()>& afterEachPoint)
 {
     checkDraws(f);
     checkSigma(sigmaEps);
@@ -181,17 +182,20 @@ PredictiveIntervals predictiveIntervals(const Eigen::MatrixXd& f, double sigmaEp
         const std::vector<double> means = sorted(f.col(n));
         out.lower(n) = quantileSorted(means, sigmaEps, tail);
         out.upper(n) = quantileSorted(means, sigmaEps, 1 - tail);
+        if (afterEachPoint)
+            afterEachPoint();
     }
     return out;
 }
 
 PredictiveSummary summarisePredictive(const Eigen::MatrixXd& f, const Eigen::VectorXd& y, double sigmaEps,
-                                      double outputScale, double level)
+                                      double outputScale, double level,
+                                      const std::function<void()>& afterEachPoint)
 {
     PredictiveSummary s;
     s.logLikelihood = predictiveLogLikelihood(f, y, sigmaEps, outputScale);
     s.rmse = predictiveRmse(f, y, outputScale);
-    const PredictiveIntervals pi = predictiveIntervals(f, sigmaEps, level);
+    const PredictiveIntervals pi = predictiveIntervals(f, sigmaEps, level, afterEachPoint);
     s.picp = ((y.array() >= pi.lower.array()) && (y.array() <= pi.upper.array())).cast<double>().mean();
     s.mpiw = outputScale * (pi.upper - pi.lower).mean();
     s.draws = static_cast<int>(f.rows());

@@ -6,6 +6,7 @@
 #include "bnn/synthetic_datasets.h"
 #include "compare_near.h"
 #include "core/errors.h"
+#include "scenarios/bnn/bnn_training.h"
 #include "scenarios/registry.h"
 #include "stats/mutual_information.h"
 #include "stats/normality.h"
@@ -34,6 +35,11 @@ ParameterValues quick(int inference, int epochs = 600)
             {"epochs", epochs},
             {"warm_start_epochs", 300},
             {"predictive_draws", 1000}};
+}
+
+bool sameOrBothNan(double a, double b)
+{
+    return a == b || (std::isnan(a) && std::isnan(b));
 }
 
 std::vector<double> column(const Figure& f, const std::string& name)
@@ -124,6 +130,55 @@ private slots:
         ncai().run(quick(1, 1500), context);
         QVERIFY(!partial.empty());
         QVERIFY(partial.front().warnings.front().rfind("Training: epoch", 0) == 0);
+    }
+
+    void progressEveryFewEpochsLeavesTheTrainingAsItWas()
+    {
+        using namespace scenarios;
+        const bnn_eval::PreparedData data = bnn_eval::prepare(bnn::makeDataset("goldberg", 0, 0));
+        bnn::BnnConfig c;
+        c.variant = bnn::Variant::Ncai;
+        c.hidden = {8};
+        c.warmStartEpochs = 50;
+        c.seed = 3;
+        const std::atomic<bool> cancel{false};
+        const RunContext context(&cancel, {});
+        const bnn_training::TrainedRun plain = bnn_training::train(data, c, 250, 100, context);
+        std::vector<int> epochs;
+        const bnn_training::TrainedRun watched =
+            bnn_training::train(data, c, 250, 100, context, [&](const bnn_training::TrainedRun& r, double) {
+                epochs.push_back(r.snapshot.epoch);
+            });
+        // 300 epochs in slices of 20 that stop at 100 and 200: 15 calls, the first two (20 and 40
+        // epochs) in the warm start, where no VI epoch has run.
+        QCOMPARE(int(epochs.size()), 15);
+        QCOMPARE(epochs[0], 0);
+        QCOMPARE(epochs[1], 0);
+        QCOMPARE(epochs[2], 10);
+        QCOMPARE(epochs.back(), 250);
+        QVERIFY(plain.snapshot.weightMean == watched.snapshot.weightMean);
+        QVERIFY(plain.snapshot.latentMean == watched.snapshot.latentMean);
+        QCOMPARE(watched.trace.size(), plain.trace.size());
+        for (std::size_t i = 0; i < plain.trace.size(); ++i) {
+            const bnn_training::TracePoint &a = plain.trace[i], &b = watched.trace[i];
+            QCOMPARE(b.epoch, a.epoch);
+            QVERIFY(sameOrBothNan(a.elbo, b.elbo) && sameOrBothNan(a.testLogLik, b.testLogLik) &&
+                    sameOrBothNan(a.mutualInformation, b.mutualInformation) &&
+                    sameOrBothNan(a.henzeZirkler, b.henzeZirkler));
+        }
+        // The validation score without the intervals is the same number.
+        QCOMPARE(bnn_eval::predictiveLogLikelihood(plain.snapshot, data, data.validation, 300, 5),
+                 bnn_eval::predictiveMetrics(plain.snapshot, data, data.validation, 300, 5).logLikelihood);
+    }
+
+    void aWarmStartShowsBeforeTraining()
+    {
+        std::vector<Figure> partial;
+        const std::atomic<bool> cancel{false};
+        const RunContext context(&cancel, [&](const Figure& f, double) { partial.push_back(f); });
+        ncai().run(quick(3, 200), context);
+        QVERIFY(!partial.empty());
+        QVERIFY(partial.front().warnings.front().rfind("Warm start", 0) == 0);
     }
 
     void aCancelledRunStops()

@@ -80,6 +80,10 @@ private slots:
         EVX_COMPARE_NEAR(s.picp, 2.0 / 3.0, 1e-15);
         EVX_COMPARE_NEAR(s.mpiw, 2.5070977606800646, 1e-11);
         QCOMPARE(s.draws, 7);
+        int points = 0; // a caller's hook runs once per test point and changes nothing
+        const PredictiveSummary hooked = summarisePredictive(f, y, 0.4, 1, 0.95, [&] { ++points; });
+        QCOMPARE(points, 3);
+        QCOMPARE(hooked.mpiw, s.mpiw);
         // Entropy of the mixtures, against adaptive quadrature split at every mean.
         EVX_COMPARE_NEAR(gaussianMixtureEntropy(f.col(0), 0.4), 0.6793838588592098, 2e-9);
         EVX_COMPARE_NEAR(gaussianMixtureEntropy(f.col(2), 0.4), 1.2538986314592837, 2e-9);

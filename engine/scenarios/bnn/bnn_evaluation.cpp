@@ -20,12 +20,20 @@ PreparedData prepare(bnn::Dataset dataset)
 }
 
 PredictiveMetrics predictiveMetrics(const bnn::BnnSnapshot& snapshot, const PreparedData& data,
-                                    const bnn::DataSplit& split, int draws, std::uint64_t seed)
+                                    const bnn::DataSplit& split, int draws, std::uint64_t seed,
+                                    const std::function<void()>& afterEachPoint)
 {
     const bnn::PredictiveDraws d = bnn::predictiveDraws(snapshot, split.x, draws, seed);
-    const stats::PredictiveSummary s =
-        stats::summarisePredictive(d.f, split.y, d.noiseSd, data.raw.reportOutputScale());
+    const stats::PredictiveSummary s = stats::summarisePredictive(
+        d.f, split.y, d.noiseSd, data.raw.reportOutputScale(), 0.95, afterEachPoint);
     return {s.logLikelihood, s.rmse, s.picp, s.mpiw, s.draws};
+}
+
+double predictiveLogLikelihood(const bnn::BnnSnapshot& snapshot, const PreparedData& data,
+                               const bnn::DataSplit& split, int draws, std::uint64_t seed)
+{
+    const bnn::PredictiveDraws d = bnn::predictiveDraws(snapshot, split.x, draws, seed);
+    return stats::predictiveLogLikelihood(d.f, split.y, d.noiseSd, data.raw.reportOutputScale());
 }
 
 LatentMetrics latentMetrics(const bnn::BnnSnapshot& snapshot, const PreparedData& data)

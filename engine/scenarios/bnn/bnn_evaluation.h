@@ -7,6 +7,7 @@
 #include "bnn/datasets.h"
 
 #include <cstdint>
+#include <functional>
 
 namespace evx::scenarios::bnn_eval {
 
@@ -22,8 +23,13 @@ struct PredictiveMetrics {
     int draws = 0;
 };
 // Eq. 34 and App. F.2 on one standardised split: `draws` draws of W ~ q(W) and z ~ N(0, σ_z²).
+// afterEachPoint as stats::predictiveIntervals.
 PredictiveMetrics predictiveMetrics(const bnn::BnnSnapshot& snapshot, const PreparedData& data,
-                                    const bnn::DataSplit& split, int draws, std::uint64_t seed);
+                                    const bnn::DataSplit& split, int draws, std::uint64_t seed,
+                                    const std::function<void()>& afterEachPoint = {});
+// predictiveMetrics(...).logLikelihood without the intervals, which cost most of it.
+double predictiveLogLikelihood(const bnn::BnnSnapshot& snapshot, const PreparedData& data,
+                               const bnn::DataSplit& split, int draws, std::uint64_t seed);
 
 struct LatentMetrics {
     double mutualInformation = 0; // KSG (k = 5) between the training x and μ_z, nats

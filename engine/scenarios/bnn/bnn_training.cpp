@@ -25,7 +25,7 @@ TracePoint tracePoint(const bnn::BnnSnapshot& s, const bnn_eval::PreparedData& d
     for (; historyUsed < s.history.size(); ++historyUsed, ++count)
         sum += s.history[historyUsed].elboValue();
     t.elbo = count > 0 ? sum / count / double(data.train.size()) : NAN;
-    t.testLogLik = bnn_eval::predictiveMetrics(s, data, data.test, kTraceDraws, seed).logLikelihood;
+    t.testLogLik = bnn_eval::predictiveLogLikelihood(s, data, data.test, kTraceDraws, seed);
     t.mutualInformation = t.henzeZirkler = NAN;
     if (latentSpread(s) > 1e-12) {
         const bnn_eval::LatentMetrics m = bnn_eval::latentMetrics(s, data);
@@ -84,7 +84,7 @@ double latentSpread(const bnn::BnnSnapshot& s)
 }
 
 TrainedRun train(const bnn_eval::PreparedData& data, const bnn::BnnConfig& config, int epochs, int every,
-                 const RunContext& context, const std::function<void(const TrainedRun&, double)>& onPoint)
+                 const RunContext& context, const std::function<void(const TrainedRun&, double)>& onProgress)
 {
     bnn::BnnTrainer trainer(data.train.x, data.train.y, config);
     TrainedRun run;
@@ -93,8 +93,12 @@ TrainedRun train(const bnn_eval::PreparedData& data, const bnn::BnnConfig& confi
     std::size_t historyUsed = 0;
     int done = 0;
     const auto cancelled = [&] { return context.cancelled(); };
+    // Slices end on every multiple of `every`, where the trace points were before there were
+    // slices: advance() in pieces runs the same epochs (it only refreshes the snapshot between).
+    const int slice = onProgress ? std::min(every, kProgressEpochs) : every;
     while (done < total) {
-        const bnn::AdvanceResult a = trainer.advance(std::min(every, total - done), cancelled);
+        const int toBoundary = every - done % every;
+        const bnn::AdvanceResult a = trainer.advance(std::min({slice, toBoundary, total - done}), cancelled);
         done += a.epochsRun;
         if (a.status == bnn::TrainStatus::Cancelled)
             context.checkCancelled();
@@ -103,11 +107,10 @@ TrainedRun train(const bnn_eval::PreparedData& data, const bnn::BnnConfig& confi
             run.diverged = trainer.message();
             break;
         }
-        if (trainer.inWarmStart())
-            continue;
-        run.trace.push_back(tracePoint(run.snapshot, data, historyUsed, config.seed + 7));
-        if (onPoint)
-            onPoint(run, double(done) / total);
+        if (!trainer.inWarmStart() && (done % every == 0 || done == total))
+            run.trace.push_back(tracePoint(run.snapshot, data, historyUsed, config.seed + 7));
+        if (onProgress)
+            onProgress(run, double(done) / total);
     }
     return run;
 }
