@@ -48,7 +48,8 @@ struct HmcChain {
     bool cancelled = false; // stopped early: draws holds only the rows done
 };
 
-// One chain from `start`; `cancelled` is polled every iteration.
+// One chain from `start`; `cancelled` is polled once before every iteration (warm-up and draws),
+// so a caller may also count its calls as progress.
 HmcChain runHmcChain(const LogDensityWithGradient& logDensity, Eigen::VectorXd start,
                      const HmcOptions& options, std::mt19937_64& rng,
                      const std::function<bool()>& cancelled = {});
@@ -80,7 +81,8 @@ struct BnnHmcResult {
     Eigen::MatrixXd weightDraws() const;
 };
 
-// Chains start from Glorot-normal weights and z drawn from its prior, each from its own seed.
+// Chains start from Glorot-normal weights and z drawn from its prior, each from its own seed; they
+// run one after another, polling `cancelled` as runHmcChain does.
 BnnHmcResult runBnnHmc(const Eigen::MatrixXd& x, const Eigen::VectorXd& y, const std::vector<int>& hidden,
                        bool latent, double noiseSd, double weightVariance, double latentVariance,
                        const HmcOptions& options, const std::function<bool()>& cancelled = {});

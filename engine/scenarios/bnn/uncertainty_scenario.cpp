@@ -7,7 +7,11 @@
 #include "stats/predictive_metrics.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <deque>
+#include <functional>
+#include <mutex>
 #include <numbers>
 #include <optional>
 
@@ -21,6 +25,11 @@ const std::vector<std::string> kDatasets{"heavy-tail", "goldberg", "williams", "
 constexpr int kGridPoints = 60;
 constexpr double kHmcWeightVariance = 10; // σ_w² of the paper's HMC (Fig. 6)
 constexpr int kTotalColour = 3, kAleatoricColour = 0, kEpistemicColour = 2;
+// Within a phase a progress figure at most this often: each phase (the truth's curve, two
+// trainings, HMC) runs for 0.2–8 s, and the longest pieces that cannot publish (HMC's predictive
+// draws, one decomposition) took up to 160 ms on the Bimodal data.
+constexpr double kPublishSeconds = 0.1;
+using Clock = std::chrono::steady_clock;
 
 struct Decomposition {
     std::vector<double> total, aleatoric, epistemic;
@@ -48,8 +57,9 @@ Plot methodPlot(const std::string& title, const std::vector<double>& x, const st
         p.series.push_back(
             {"epistemic (total − aleatoric)", SeriesKind::Line, x, d->epistemic, kEpistemicColour});
     }
-    p.series.push_back(
-        {"truth's entropy (all aleatoric)", SeriesKind::Line, x, truth, kReferenceColour, true});
+    if (truth.size() == x.size()) // not yet while the truth's curve is computed
+        p.series.push_back(
+            {"truth's entropy (all aleatoric)", SeriesKind::Line, x, truth, kReferenceColour, true});
     return p;
 }
 
@@ -95,6 +105,36 @@ double trueAleatoricEntropy(const std::string& id, double x)
         if (std::isfinite(logp))
             entropy -= w * std::exp(logp) * logp;
     }
+    return entropy;
+}
+
+// The truth's curve at xs, remembered for the last data sets and splits shown: on Heavy-Tail each
+// point is a double integral (~25 ms), while a slider over the seed or the epochs keeps xs.
+// afterEachPoint runs after each point computed afresh.
+std::vector<double> trueAleatoricEntropyCurve(const std::string& id, const std::vector<double>& xs,
+                                              const std::function<void()>& afterEachPoint)
+{
+    struct Entry {
+        std::string id;
+        std::vector<double> xs, entropy;
+    };
+    static std::mutex mutex;
+    static std::deque<Entry> cache;
+    {
+        const std::lock_guard lock(mutex);
+        for (const Entry& e : cache)
+            if (e.id == id && e.xs == xs)
+                return e.entropy;
+    }
+    std::vector<double> entropy;
+    for (const double x : xs) {
+        entropy.push_back(trueAleatoricEntropy(id, x));
+        afterEachPoint();
+    }
+    const std::lock_guard lock(mutex);
+    cache.push_front({id, xs, entropy});
+    if (cache.size() > 8)
+        cache.pop_back();
     return entropy;
 }
 
@@ -177,7 +217,6 @@ Figure BnnUncertaintyScenario::run(const ParameterValues& input, const RunContex
     for (int k = 0; k < kGridPoints; ++k) {
         grid(k, 0) = lo + (hi - lo) * k / (kGridPoints - 1);
         xs.push_back(grid(k, 0));
-        truth.push_back(trueAleatoricEntropy(id, grid(k, 0)));
     }
     const Eigen::MatrixXd gridStd = scaling.x(grid);
     auto decompose = [&](const bnn::PredictiveDraws& d, int drawsOfW) {
@@ -188,7 +227,7 @@ Figure BnnUncertaintyScenario::run(const ParameterValues& input, const RunContex
     };
 
     std::optional<Decomposition> mfvi, ncai, hmc;
-    auto figure = [&](const char* status) {
+    auto figure = [&](const std::string& status) {
         Figure f;
         Plot dataPlot;
         dataPlot.title = "Training data (" + info.title + ")";
@@ -203,29 +242,46 @@ Figure BnnUncertaintyScenario::run(const ParameterValues& input, const RunContex
         f.plots.push_back(methodPlot("BNN+LV, mean-field VI", xs, mfvi, truth, 0, 1));
         f.plots.push_back(methodPlot("BNN+LV, NCAI_λ", xs, ncai, truth, 1, 0));
         f.plots.push_back(methodPlot("HMC (reference posterior)", xs, hmc, truth, 1, 1));
-        if (status)
-            f.warnings.push_back(std::string("Still computing: ") + status + ".");
+        if (!status.empty())
+            f.warnings.push_back("Still computing: " + status + ".");
         return f;
     };
-    auto publish = [&](const char* status, double fraction) {
-        if (context.wantsProgress())
-            context.publish(figure(status), fraction);
+    auto lastPublished = Clock::now() - std::chrono::seconds(1);
+    // A phase's start always shows; progress within a phase at most every kPublishSeconds.
+    auto publish = [&](const std::string& status, double fraction, bool phaseStart) {
+        if (!context.wantsProgress() ||
+            (!phaseStart &&
+             std::chrono::duration<double>(Clock::now() - lastPublished).count() < kPublishSeconds))
+            return;
+        context.publish(figure(status), fraction);
+        lastPublished = Clock::now();
     };
     const int every = std::max(100, epochs / 10);
     std::vector<std::string> problems;
-    auto trainAndDecompose = [&](bnn::Variant variant) {
-        const TrainedRun run = train(data, configFrom(v, data.raw, variant), epochs, every, context);
+    auto trainAndDecompose = [&](bnn::Variant variant, double from, double to) {
+        const std::string label = inferenceLabel(variant);
+        const TrainedRun run = train(data, configFrom(v, data.raw, variant), epochs, every, context,
+                                     [&](const TrainedRun& r, double done) {
+                                         publish(label + ", epoch " + std::to_string(r.snapshot.epoch) +
+                                                     " of " + std::to_string(epochs),
+                                                 from + (to - from) * done, false);
+                                     });
         if (!run.diverged.empty())
             problems.push_back(inferenceLabel(variant) + " diverged (" + run.diverged + ")");
         return decompose(bnn::predictiveDraws(run.snapshot, gridStd, weightDraws, seed + 1, latentDraws),
                          weightDraws);
     };
 
-    publish("mean-field VI", 0.0);
-    mfvi = trainAndDecompose(bnn::Variant::Mfvi);
-    publish("NCAI", 0.3);
-    ncai = trainAndDecompose(bnn::Variant::Ncai);
-    publish("HMC", 0.6);
+    publish("the true aleatoric entropy", 0.0, true);
+    truth = trueAleatoricEntropyCurve(id, xs, [&] {
+        context.checkCancelled();
+        publish("the true aleatoric entropy", 0.0, false);
+    });
+    publish("mean-field VI", 0.0, true);
+    mfvi = trainAndDecompose(bnn::Variant::Mfvi, 0, 0.3);
+    publish("NCAI", 0.3, true);
+    ncai = trainAndDecompose(bnn::Variant::Ncai, 0.3, 0.6);
+    publish("HMC", 0.6, true);
 
     // HMC as the paper's Fig. 6: σ_z² and σ_ε² at the generating values (σ_ε in standardised
     // units), σ_w² = 10.
@@ -239,15 +295,24 @@ Figure BnnUncertaintyScenario::run(const ParameterValues& input, const RunContex
                                                          : std::sqrt(0.1) / data.raw.reportOutputScale();
     const double latentVariance = std::isfinite(info.sigmaZ2) ? info.sigmaZ2 : 1.0;
     std::vector<int> hidden(std::size_t(info.hiddenLayers), info.hiddenUnits);
-    const bnn::BnnHmcResult chains =
-        bnn::runBnnHmc(data.train.x, data.train.y, hidden, true, noiseSd, kHmcWeightVariance, latentVariance,
-                       options, [&] { return context.cancelled(); });
+    long iterations = 0;
+    const double totalIterations = double(options.chains) * (options.draws + options.warmup);
+    const bnn::BnnHmcResult chains = bnn::runBnnHmc(
+        data.train.x, data.train.y, hidden, true, noiseSd, kHmcWeightVariance, latentVariance, options, [&] {
+            // Polled once per iteration: progress is the share of iterations done.
+            const double done = double(iterations++) / totalIterations;
+            publish("HMC, " + std::to_string(int(100 * done)) + " % of its iterations", 0.6 + 0.35 * done,
+                    false);
+            return context.cancelled();
+        });
     if (chains.cancelled)
         context.checkCancelled();
+    publish("HMC's predictive draws", 0.95, true);
     const bnn::PredictiveDraws hmcDraws = bnn::hmcPredictiveDraws(chains, gridStd, seed + 2, latentDraws);
+    publish("HMC's decomposition", 0.97, true);
     hmc = decompose(hmcDraws, int(hmcDraws.f.rows()) / latentDraws);
 
-    Figure f = figure(nullptr);
+    Figure f = figure("");
     Summary& s = f.summary;
     for (const auto& [name, d] : {std::pair{"mfvi", &*mfvi}, {"ncai", &*ncai}, {"hmc", &*hmc}}) {
         const std::string key = name;
