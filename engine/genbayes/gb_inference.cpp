@@ -1,6 +1,7 @@
 #include "genbayes/gb_inference.h"
 
 #include "core/errors.h"
+#include "genbayes/coarse_grid.h"
 #include "gp/gp_regression.h"
 
 #include <algorithm>
@@ -18,11 +19,15 @@ Eigen::MatrixXd toUnit(const ParameterBox& box, const Eigen::MatrixXd& thetas)
     return (thetas.rowwise() - box.lower.transpose()).array().rowwise() / width.array();
 }
 
+constexpr Eigen::Index kPredictionBlock = 8192;
+// Up to this many grid points a partial figure predicts at every one.
+constexpr Eigen::Index kFullGridPredictions = 20000;
+
 // Predictions over the whole grid in blocks, so a 51³ grid never holds an n × 132 651 matrix.
 void predictOnGrid(const gp::GpRegression& gp, const Eigen::MatrixXd& unitGrid, Eigen::VectorXd& mean,
                    Eigen::VectorXd& sd)
 {
-    const Eigen::Index total = unitGrid.rows(), block = 8192;
+    const Eigen::Index total = unitGrid.rows(), block = kPredictionBlock;
     mean.resize(total);
     sd.resize(total);
     Eigen::VectorXd m, v;
@@ -116,11 +121,31 @@ BayesOptState runBayesOpt(const ParameterBox& box, const Eigen::MatrixXd& grid,
     };
     using Clock = std::chrono::steady_clock;
     auto lastReport = Clock::now();
+    // Partial figures show the surface predicted on a coarser lattice (the grid itself where it
+    // is small or has no such lattice) and interpolated; before the first fit, only the θ's.
+    Eigen::Index boxPoints = 1;
+    for (int n : box.gridPoints)
+        boxPoints *= n;
+    const bool gridIsTheBoxs = grid.rows() == boxPoints && grid.row(0) == box.lower.transpose() &&
+                               grid.row(grid.rows() - 1) == box.upper.transpose();
+    const CoarseGrid coarse = coarseGrid(box, gridIsTheBoxs && grid.rows() > kFullGridPredictions ? 2 : 1);
+    const Eigen::MatrixXd coarseUnitGrid = unitGrid(coarse.fineRows, Eigen::all);
+    auto predictCoarsely = [&] {
+        if (coarse.stride == 1)
+            return predictOnGrid(gp, unitGrid, state.meanOnGrid, state.sdOnGrid);
+        Eigen::VectorXd mean, sd;
+        predictOnGrid(gp, coarseUnitGrid, mean, sd);
+        state.meanOnGrid = interpolateToGrid(box, coarse, mean);
+        state.sdOnGrid = interpolateToGrid(box, coarse, sd);
+    };
+    auto due = [&] {
+        return std::chrono::duration<double>(Clock::now() - lastReport).count() >= progressSeconds;
+    };
     auto report = [&](bool first) {
-        if (!progress ||
-            (!first && std::chrono::duration<double>(Clock::now() - lastReport).count() < progressSeconds))
+        if (!progress || (!first && !due()))
             return;
-        predictOnGrid(gp, unitGrid, state.meanOnGrid, state.sdOnGrid);
+        if (gpReady)
+            predictCoarsely();
         progress(state);
         lastReport = Clock::now();
     };
@@ -130,6 +155,7 @@ BayesOptState runBayesOpt(const ParameterBox& box, const Eigen::MatrixXd& grid,
         for (int k = 0; k < d; ++k)
             theta(k) = box.lower(k) + (box.upper(k) - box.lower(k)) * unit(rng);
         addEvaluation(theta);
+        report(i == 0);
     }
     refit();
     report(true);
@@ -159,7 +185,25 @@ BayesOptState runBayesOpt(const ParameterBox& box, const Eigen::MatrixXd& grid,
         refit();
         report(false);
     }
-    predictOnGrid(gp, unitGrid, state.meanOnGrid, state.sdOnGrid);
+    if (!progress || coarse.stride == 1) {
+        predictOnGrid(gp, unitGrid, state.meanOnGrid, state.sdOnGrid);
+        return state;
+    }
+    // The final surface at every point, block by block (the same blocks as predictOnGrid, so the
+    // same numbers); partial figures meanwhile show the blocks done and the interpolation elsewhere.
+    predictCoarsely();
+    Eigen::VectorXd m, v;
+    for (Eigen::Index start = 0; start < unitGrid.rows(); start += kPredictionBlock) {
+        context.checkCancelled();
+        const Eigen::Index rows = std::min(kPredictionBlock, unitGrid.rows() - start);
+        gp.predict(unitGrid.middleRows(start, rows), m, v);
+        state.meanOnGrid.segment(start, rows) = m;
+        state.sdOnGrid.segment(start, rows) = v.cwiseSqrt();
+        if (start + rows < unitGrid.rows() && due()) {
+            progress(state);
+            lastReport = Clock::now();
+        }
+    }
     return state;
 }
 

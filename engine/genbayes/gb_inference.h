@@ -49,10 +49,12 @@ struct BayesOptState {
 };
 
 // Runs the loop; evaluate(θ, repeat) returns D̂_f(θ) for the repeat-th evaluation at that θ
-// (so a caller can vary its simulation seed on repeats). progress(state) is called with the
-// grid predictions filled in after the initial points and then at most every
-// `progressSeconds` (predicting a 51³ grid costs more than an acquisition); the returned
-// state always has them. Cancellable through context.
+// (so a caller can vary its simulation seed on repeats). progress(state) is called after the
+// first evaluation and then at most every `progressSeconds`: before the GP's first fit with no
+// grid predictions, later with predictions that on a large grid (box.grid() with over 20 000
+// points) come from every other point per axis, interpolated, and, while the final surface is
+// predicted at every point, from the blocks done so far. The returned state always has the
+// predictions at every point, the same with or without progress. Cancellable through context.
 BayesOptState runBayesOpt(const ParameterBox& box, const Eigen::MatrixXd& grid,
                           const std::function<double(const Eigen::VectorXd& theta, int repeat)>& evaluate,
                           const BayesOptOptions& options, const RunContext& context,

@@ -140,7 +140,8 @@ private slots:
         std::vector<std::string> seriesOfFirstPartial;
         const std::atomic<bool> cancel{false};
         const RunContext watched(&cancel, [&](const Figure& partial, double) {
-            if (seriesOfFirstPartial.empty())
+            // After the data alone, shown while the new divergence's reference is computed.
+            if (seriesOfFirstPartial.empty() && partial.plots.size() > 1)
                 for (const auto& series : partial.plots.at(1).series)
                     seriesOfFirstPartial.push_back(series.name);
         });
@@ -182,7 +183,7 @@ private slots:
         const Figure first = shared->runChecked(with(kl), RunContext(&cancel, [](const Figure&, double) {}));
         std::optional<Plot> standIn;
         const RunContext watched(&cancel, [&](const Figure& partial, double) {
-            if (!standIn)
+            if (!standIn && partial.plots.size() > 1) // after the data alone
                 standIn = partial.plots.at(1);
         });
         const Figure other = shared->runChecked(with(hellinger), watched);

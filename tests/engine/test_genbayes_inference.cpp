@@ -1,7 +1,9 @@
 // The generalised-Bayes pipeline: Algorithm 1's log-ratios against the exact ones, the
 // reference update against ordinary Bayes (KL) in closed form, an oracle that reproduces the
-// reference exactly, and the GP + UCB loop on a function with a known minimum.
+// reference exactly, and the GP + UCB loop on a function with a known minimum, with the coarse
+// lattice its partial figures use.
 #include "compare_near.h"
+#include "genbayes/coarse_grid.h"
 #include "genbayes/gb_inference.h"
 #include "genbayes/ratio_estimation.h"
 #include "gp/gp_regression.h"
@@ -143,6 +145,65 @@ private slots:
         for (Eigen::Index i = 10; i < s.thetas.rows(); ++i)
             near += std::fabs(s.thetas(i, 0) - 3) < 2;
         QVERIFY2(near >= 15, qPrintable(QString("%1 of 30 acquisitions within 2 of the minimum").arg(near)));
+    }
+
+    void coarseLatticeInterpolatesMultilinearFunctionsExactly()
+    {
+        // On a 5 × 7 × 9 box grid, stride 2: the coarse points are the grid rows with even
+        // indices, and f = (1 + a)(2 − b)(c + 3) + a c, multilinear, comes back exactly.
+        const ParameterBox box{
+            {"a", "b", "c"}, {"a", "b", "c"}, Eigen::Vector3d(0, -1, 2), Eigen::Vector3d(1, 2, 6), {5, 7, 9}};
+        const Eigen::MatrixXd grid = box.grid();
+        const CoarseGrid coarse = coarseGrid(box, 2);
+        QCOMPARE(coarse.stride, 2);
+        QCOMPARE(int(coarse.fineRows.size()), 3 * 4 * 5);
+        auto f = [](const Eigen::RowVectorXd& p) {
+            return (1 + p(0)) * (2 - p(1)) * (p(2) + 3) + p(0) * p(2);
+        };
+        Eigen::VectorXd values(Eigen::Index(coarse.fineRows.size()));
+        for (std::size_t i = 0; i < coarse.fineRows.size(); ++i) {
+            const Eigen::Index row = coarse.fineRows[i];
+            QCOMPARE(((row / 63) % 2) + ((row / 9) % 7 % 2) + (row % 9 % 2), Eigen::Index(0)); // even indices
+            values(Eigen::Index(i)) = f(grid.row(row));
+        }
+        const Eigen::VectorXd all = interpolateToGrid(box, coarse, values);
+        for (Eigen::Index row = 0; row < grid.rows(); ++row)
+            EVX_COMPARE_NEAR(all(row), f(grid.row(row)), 1e-12);
+        // No such lattice when an axis's n − 1 is odd: the grid itself.
+        const ParameterBox odd{
+            {"a"}, {"a"}, Eigen::VectorXd::Constant(1, 0), Eigen::VectorXd::Constant(1, 1), {6}};
+        QCOMPARE(coarseGrid(odd, 2).stride, 1);
+    }
+
+    void bayesOptProgressLeavesTheResultAsItWas()
+    {
+        // A 3-D box of 41³ points (over the 20 000 where partial figures use the coarse
+        // lattice): partial states arrive from the first evaluation on, without predictions
+        // before the first fit; the final state is the same with and without them.
+        const ParameterBox box{{"a", "b", "c"},
+                               {"a", "b", "c"},
+                               Eigen::Vector3d(-1, -1, -1),
+                               Eigen::Vector3d(1, 1, 1),
+                               {41, 41, 41}};
+        const Eigen::MatrixXd grid = box.grid();
+        auto f = [](const Eigen::VectorXd& t, int) { return t.squaredNorm() + 0.3 * t(0) * t(1); };
+        const BayesOptOptions o{.initial = 10, .acquisitions = 6, .seed = 2};
+        const BayesOptState plain = runBayesOpt(box, grid, f, o, {});
+        std::vector<int> steps;
+        std::vector<Eigen::Index> predicted;
+        const BayesOptState watched = runBayesOpt(
+            box, grid, f, o, {},
+            [&](const BayesOptState& s) {
+                steps.push_back(s.step);
+                predicted.push_back(s.meanOnGrid.size());
+            },
+            0.0);
+        QCOMPARE(steps.front(), 1);
+        QCOMPARE(predicted.front(), Eigen::Index(0));
+        QCOMPARE(predicted.back(), grid.rows());
+        QVERIFY(watched.meanOnGrid == plain.meanOnGrid);
+        QVERIFY(watched.sdOnGrid == plain.sdOnGrid);
+        QVERIFY(watched.thetas == plain.thetas);
     }
 
     void shapedSurfacesAreTheGpWithTheirOutputScaleRefitted()

@@ -44,7 +44,9 @@ Plot dataPlot(const GbView& v)
 {
     Plot p;
     const genbayes::Points& x = *v.observed;
-    const auto refMoments = genbayes::gridMoments(*v.grid, v.reference);
+    const bool fitted = v.reference.size() > 0; // not in the first figure, of the data alone
+    const auto refMoments =
+        fitted ? genbayes::gridMoments(*v.grid, v.reference) : std::vector<genbayes::Moments>{};
     const auto methodMoments = v.method.size() ? genbayes::gridMoments(*v.grid, v.method) : refMoments;
     auto thetaOf = [](const std::vector<genbayes::Moments>& m) {
         Eigen::VectorXd t(Eigen::Index(m.size()));
@@ -62,6 +64,8 @@ Plot dataPlot(const GbView& v)
             pts.y.push_back(x(i, 1));
         }
         p.series.push_back(pts);
+        if (!fitted)
+            return p;
         const double lo = x.col(0).minCoeff(), hi = x.col(0).maxCoeff();
         for (const auto& [name, m, colour, dashed] :
              {std::tuple{std::string("reference posterior mean"), refMoments, kReferenceColour, true},
@@ -95,20 +99,23 @@ Plot dataPlot(const GbView& v)
     Series truthCurve{"truth g", SeriesKind::Line, {}, {}, kReferenceColour};
     truthCurve.dashed = true;
     Series fit{v.methodLabel + " fit", SeriesKind::Line, {}, {}, 0};
-    const Eigen::VectorXd theta = thetaOf(methodMoments);
+    const Eigen::VectorXd theta = fitted ? thetaOf(methodMoments) : Eigen::VectorXd();
     const int points = discrete ? int(hi - lo) + 1 : 241;
     for (int i = 0; i < points; ++i) {
         const double at = discrete ? lo + i : lo + (hi - lo) * i / (points - 1);
         const Eigen::RowVectorXd point = Eigen::RowVectorXd::Constant(1, at);
         truthCurve.x.push_back(at);
         truthCurve.y.push_back(std::exp(v.truth->logDensity(point)));
-        fit.x.push_back(at);
-        fit.y.push_back(std::exp(v.model->logLikelihood(theta, point)));
+        if (fitted) {
+            fit.x.push_back(at);
+            fit.y.push_back(std::exp(v.model->logLikelihood(theta, point)));
+        }
     }
     if (discrete)
         truthCurve.kind = fit.kind = SeriesKind::Scatter;
     p.series.push_back(truthCurve);
-    p.series.push_back(fit);
+    if (fitted)
+        p.series.push_back(fit);
     return p;
 }
 
@@ -216,6 +223,10 @@ Figure gbFigure(const GbView& v)
 {
     Figure f;
     f.plots.push_back(dataPlot(v));
+    if (v.reference.size() == 0) {
+        f.warnings.push_back("Computing the reference posterior.");
+        return f;
+    }
     f.plots.push_back(surfacePlot(v));
     const std::string jsd = v.method.size() ? ", JSD " + fixed(v.jsd) + " to the reference" : "";
     for (int k = 0; k < v.box.dimension(); ++k) {

@@ -22,6 +22,7 @@ struct GbView {
     double jsd = 0;
 };
 
+// Without reference weights (the first figure, before they are computed): the data alone.
 Figure gbFigure(const GbView& view);
 
 // Marginal weights of axis k (the grid's first axis varies slowest).
