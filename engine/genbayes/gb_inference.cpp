@@ -39,6 +39,37 @@ void predictOnGrid(const gp::GpRegression& gp, const Eigen::MatrixXd& unitGrid, 
     }
 }
 
+// Where a partial figure's surface is predicted: on a large box grid every other point per axis
+// (interpolated to the rest), else the grid itself.
+struct DisplayGrid {
+    CoarseGrid coarse;
+    Eigen::MatrixXd unitPoints; // the coarse points on the unit box
+};
+
+DisplayGrid displayGrid(const ParameterBox& box, const Eigen::MatrixXd& grid, const Eigen::MatrixXd& unitGrid)
+{
+    Eigen::Index boxPoints = 1;
+    for (int n : box.gridPoints)
+        boxPoints *= n;
+    const bool gridIsTheBoxs = grid.rows() == boxPoints && grid.row(0) == box.lower.transpose() &&
+                               grid.row(grid.rows() - 1) == box.upper.transpose();
+    DisplayGrid g{coarseGrid(box, gridIsTheBoxs && grid.rows() > kFullGridPredictions ? 2 : 1), {}};
+    if (g.coarse.stride > 1)
+        g.unitPoints = unitGrid(g.coarse.fineRows, Eigen::all);
+    return g;
+}
+
+void predictForDisplay(const gp::GpRegression& gp, const ParameterBox& box, const Eigen::MatrixXd& unitGrid,
+                       const DisplayGrid& display, Eigen::VectorXd& mean, Eigen::VectorXd& sd)
+{
+    if (display.coarse.stride == 1)
+        return predictOnGrid(gp, unitGrid, mean, sd);
+    Eigen::VectorXd coarseMean, coarseSd;
+    predictOnGrid(gp, display.unitPoints, coarseMean, coarseSd);
+    mean = interpolateToGrid(box, display.coarse, coarseMean);
+    sd = interpolateToGrid(box, display.coarse, coarseSd);
+}
+
 // σ²·Matérn-3/2 + constant + white noise on the unit box, hyperparameters by marginal
 // likelihood. A fresh fit starts output scale and noise from the spread of the values (the
 // constant term lets the mean level float); a refit warm-starts from the last one, so a few
@@ -121,22 +152,10 @@ BayesOptState runBayesOpt(const ParameterBox& box, const Eigen::MatrixXd& grid,
     };
     using Clock = std::chrono::steady_clock;
     auto lastReport = Clock::now();
-    // Partial figures show the surface predicted on a coarser lattice (the grid itself where it
-    // is small or has no such lattice) and interpolated; before the first fit, only the θ's.
-    Eigen::Index boxPoints = 1;
-    for (int n : box.gridPoints)
-        boxPoints *= n;
-    const bool gridIsTheBoxs = grid.rows() == boxPoints && grid.row(0) == box.lower.transpose() &&
-                               grid.row(grid.rows() - 1) == box.upper.transpose();
-    const CoarseGrid coarse = coarseGrid(box, gridIsTheBoxs && grid.rows() > kFullGridPredictions ? 2 : 1);
-    const Eigen::MatrixXd coarseUnitGrid = unitGrid(coarse.fineRows, Eigen::all);
+    // Partial figures show the display grid's surface; before the first fit, only the θ's.
+    const DisplayGrid display = displayGrid(box, grid, unitGrid);
     auto predictCoarsely = [&] {
-        if (coarse.stride == 1)
-            return predictOnGrid(gp, unitGrid, state.meanOnGrid, state.sdOnGrid);
-        Eigen::VectorXd mean, sd;
-        predictOnGrid(gp, coarseUnitGrid, mean, sd);
-        state.meanOnGrid = interpolateToGrid(box, coarse, mean);
-        state.sdOnGrid = interpolateToGrid(box, coarse, sd);
+        predictForDisplay(gp, box, unitGrid, display, state.meanOnGrid, state.sdOnGrid);
     };
     auto due = [&] {
         return std::chrono::duration<double>(Clock::now() - lastReport).count() >= progressSeconds;
@@ -185,7 +204,7 @@ BayesOptState runBayesOpt(const ParameterBox& box, const Eigen::MatrixXd& grid,
         refit();
         report(false);
     }
-    if (!progress || coarse.stride == 1) {
+    if (!progress || display.coarse.stride == 1) {
         predictOnGrid(gp, unitGrid, state.meanOnGrid, state.sdOnGrid);
         return state;
     }
@@ -221,7 +240,8 @@ BayesOptState smoothEvaluations(const ParameterBox& box, const Eigen::MatrixXd& 
     refitSurfaceGp(gp, box, thetas, values, true, kernel);
     state.noiseSd = std::sqrt(gp.noiseVariance());
     state.logHyperparameters = gp.logHyperparameters();
-    predictOnGrid(gp, toUnit(box, grid), state.meanOnGrid, state.sdOnGrid);
+    const Eigen::MatrixXd unitGrid = toUnit(box, grid);
+    predictForDisplay(gp, box, unitGrid, displayGrid(box, grid, unitGrid), state.meanOnGrid, state.sdOnGrid);
     return state;
 }
 

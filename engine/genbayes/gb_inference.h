@@ -62,7 +62,8 @@ BayesOptState runBayesOpt(const ParameterBox& box, const Eigen::MatrixXd& grid,
                           double progressSeconds = 0.1);
 
 // The loop's GP fitted once to evaluations made elsewhere (e.g. the θ's of a run under another
-// divergence, rescored), predicted over the grid: a surface without new evaluations.
+// divergence, rescored), predicted over the grid: a surface without new evaluations, for a
+// partial figure (so on a large box grid interpolated from every other point, as runBayesOpt's).
 BayesOptState smoothEvaluations(const ParameterBox& box, const Eigen::MatrixXd& grid,
                                 const Eigen::MatrixXd& thetas, const Eigen::VectorXd& values,
                                 gp::KernelKind kernel);
