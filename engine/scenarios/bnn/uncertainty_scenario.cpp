@@ -262,9 +262,12 @@ Figure BnnUncertaintyScenario::run(const ParameterValues& input, const RunContex
         const std::string label = inferenceLabel(variant);
         const TrainedRun run = train(data, configFrom(v, data.raw, variant), epochs, every, context,
                                      [&](const TrainedRun& r, double done) {
-                                         publish(label + ", epoch " + std::to_string(r.snapshot.epoch) +
-                                                     " of " + std::to_string(epochs),
-                                                 from + (to - from) * done, false);
+                                         const std::string stage =
+                                             r.snapshot.epoch == 0 && bnn::usesWarmStart(variant)
+                                                 ? ", warm start of the point network"
+                                                 : ", epoch " + std::to_string(r.snapshot.epoch) + " of " +
+                                                       std::to_string(epochs);
+                                         publish(label + stage, from + (to - from) * done, false);
                                      });
         if (!run.diverged.empty())
             problems.push_back(inferenceLabel(variant) + " diverged (" + run.diverged + ")");
