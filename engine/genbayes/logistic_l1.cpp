@@ -1,8 +1,9 @@
 // L1-penalised logistic regression, min ‖w‖₁ + C Σ_n logloss_n, by the glmnet scheme
 // (Friedman, Hastie & Tibshirani 2010): an outer IRLS quadratic approximation of the mean
 // log loss, with penalty λ = 1/(C n), and an inner cyclic coordinate descent with soft
-// thresholding in glmnet's covariance form (§2.2: on the weighted Gram matrix, O(d) a step);
-// the intercept is refitted unpenalised after every sweep. C is chosen by
+// thresholding in glmnet's covariance form (§2.2: on the weighted Gram matrix, O(d) a step),
+// each sweep followed by an active-set solve on its support (solveOnSupport); the intercept is
+// refitted unpenalised after every sweep. C is chosen by
 // stratified k-fold cross-validated log loss. scikit-learn's LogisticRegressionCV scores
 // accuracy by default, but accuracy depends only on the sign of the logit: with one feature
 // every C that keeps the slope's sign ties, the smallest wins, and the logit, which is the
@@ -11,6 +12,8 @@
 // L1 solver is not packaged as a library with its header), and it is short.
 #include "genbayes/logistic.h"
 #include "genbayes/outer_products.h"
+
+#include <Eigen/Cholesky>
 
 #include <algorithm>
 #include <array>
@@ -29,6 +32,76 @@ double softThreshold(double x, double t)
 Eigen::MatrixXd augmentedOuterProducts(const Eigen::MatrixXd& x)
 {
     return packedOuterProducts(withInterceptColumn(x));
+}
+
+// Cyclic descent on the weighted quadratic converges linearly at a rate set by its conditioning,
+// which near-separable folds make poor: there it used up its sweeps on most IRLS steps (93 of
+// 100 on average at θ = (−1, −2, −3) of the regression, 175 ms per Algorithm 1 evaluation).
+// On the orthant of the current signs the quadratic's minimiser solves one small linear system,
+// G_AA β_A = c_A − λ s_A over the intercept and the nonzero weights (c = ∇ + G β is the
+// quadratic's linear term). An active-set step moves towards it and, where a weight would cross
+// zero, stops there and drops that weight: every move stays in the closed orthant, where the
+// objective is this quadratic, so it never increases and cyclic descent can carry on from it.
+// When the minimiser is reached with every zero weight satisfying |c_j − (G β)_j| ≤ λ, it is
+// the subproblem's solution. There it took an evaluation to 12 ms.
+
+struct SupportStep {
+    bool solved = false; // β is now the quadratic's minimiser
+    double moved = 0;    // the largest move, measured as a sweep's
+};
+
+SupportStep solveOnSupport(const Eigen::MatrixXd& gram, double lambda, double& b, Eigen::VectorXd& w,
+                           Eigen::VectorXd& gradient)
+{
+    const Eigen::Index d = w.size();
+    Eigen::VectorXd beta(d + 1);
+    beta << b, w;
+    const Eigen::VectorXd start = beta, linear = gradient + gram * beta;
+    bool solved = false;
+    for (Eigen::Index drop = 0; drop <= d && !solved; ++drop) {
+        std::vector<Eigen::Index> support{0};
+        for (Eigen::Index j = 1; j <= d; ++j)
+            if (beta(j) != 0)
+                support.push_back(j);
+        Eigen::VectorXd rhs = linear(support);
+        for (std::size_t a = 1; a < support.size(); ++a)
+            rhs(Eigen::Index(a)) -= lambda * (beta(support[a]) > 0 ? 1 : -1);
+        const Eigen::LDLT<Eigen::MatrixXd> ldlt(gram(support, support));
+        if (ldlt.info() != Eigen::Success || !ldlt.isPositive())
+            break;
+        const Eigen::VectorXd target = ldlt.solve(rhs);
+        if (!target.allFinite())
+            break;
+        // The fraction of the way at which the first weight reaches zero, if one does.
+        double fraction = 1;
+        std::size_t crossing = 0;
+        for (std::size_t a = 1; a < support.size(); ++a) {
+            const double from = beta(support[a]), to = target(Eigen::Index(a));
+            if ((to > 0) != (from > 0) || to == 0) {
+                const double t = from / (from - to);
+                if (t < fraction) {
+                    fraction = t;
+                    crossing = a;
+                }
+            }
+        }
+        for (std::size_t a = 0; a < support.size(); ++a)
+            beta(support[a]) += fraction * (target(Eigen::Index(a)) - beta(support[a]));
+        if (crossing)
+            beta(support[crossing]) = 0;
+        solved = !crossing;
+    }
+    const Eigen::VectorXd moved = linear - gram * beta;
+    for (Eigen::Index j = 1; j <= d && solved; ++j)
+        solved = beta(j) != 0 || std::fabs(moved(j)) <= lambda;
+    const Eigen::VectorXd step = beta - start;
+    b = beta(0);
+    w = beta.tail(d);
+    gradient = moved;
+    return {
+        solved,
+        std::max(std::fabs(step(0)),
+                 (step.tail(d).cwiseAbs().array() * gram.diagonal().tail(d).cwiseSqrt().array()).maxCoeff())};
 }
 
 // One fit from a warm start (intercept, weights), updated in place; `outer` from
@@ -78,6 +151,10 @@ int coordinateDescent(const LogisticData& data, const Eigen::MatrixXd& outer, do
             sweepChange = std::max(sweepChange, std::fabs(deltaB));
             largest = std::max(largest, sweepChange);
             if (sweepChange < options.tolerance)
+                break;
+            const SupportStep step = solveOnSupport(gram, lambda, b, w, gradient);
+            largest = std::max(largest, step.moved);
+            if (step.solved)
                 break;
         }
         converged = largest < options.tolerance;
