@@ -59,15 +59,23 @@ DisplayGrid displayGrid(const ParameterBox& box, const Eigen::MatrixXd& grid, co
     return g;
 }
 
+// withSd false: the means alone (sd left empty), without the O(n²)-per-point variances.
 void predictForDisplay(const gp::GpRegression& gp, const ParameterBox& box, const Eigen::MatrixXd& unitGrid,
-                       const DisplayGrid& display, Eigen::VectorXd& mean, Eigen::VectorXd& sd)
+                       const DisplayGrid& display, bool withSd, Eigen::VectorXd& mean, Eigen::VectorXd& sd)
 {
-    if (display.coarse.stride == 1)
-        return predictOnGrid(gp, unitGrid, mean, sd);
-    Eigen::VectorXd coarseMean, coarseSd;
-    predictOnGrid(gp, display.unitPoints, coarseMean, coarseSd);
-    mean = interpolateToGrid(box, display.coarse, coarseMean);
-    sd = interpolateToGrid(box, display.coarse, coarseSd);
+    const Eigen::MatrixXd& points = display.coarse.stride == 1 ? unitGrid : display.unitPoints;
+    Eigen::VectorXd m, s;
+    if (withSd)
+        predictOnGrid(gp, points, m, s);
+    else
+        m = gp.predictMean(points);
+    if (display.coarse.stride == 1) {
+        mean = std::move(m);
+        sd = std::move(s);
+        return;
+    }
+    mean = interpolateToGrid(box, display.coarse, m);
+    sd = withSd ? interpolateToGrid(box, display.coarse, s) : Eigen::VectorXd();
 }
 
 // σ²·Matérn-3/2 + constant + white noise on the unit box, hyperparameters by marginal
@@ -155,7 +163,7 @@ BayesOptState runBayesOpt(const ParameterBox& box, const Eigen::MatrixXd& grid,
     // Partial figures show the display grid's surface; before the first fit, only the θ's.
     const DisplayGrid display = displayGrid(box, grid, unitGrid);
     auto predictCoarsely = [&] {
-        predictForDisplay(gp, box, unitGrid, display, state.meanOnGrid, state.sdOnGrid);
+        predictForDisplay(gp, box, unitGrid, display, options.partialSd, state.meanOnGrid, state.sdOnGrid);
     };
     auto due = [&] {
         return std::chrono::duration<double>(Clock::now() - lastReport).count() >= progressSeconds;
@@ -211,18 +219,19 @@ BayesOptState runBayesOpt(const ParameterBox& box, const Eigen::MatrixXd& grid,
     // The final surface at every point, block by block (the same blocks as predictOnGrid, so the
     // same numbers); partial figures meanwhile show the blocks done and the interpolation elsewhere.
     predictCoarsely();
-    Eigen::VectorXd m, v;
+    Eigen::VectorXd m, v, sd(unitGrid.rows()); // the sd joins the state once whole
     for (Eigen::Index start = 0; start < unitGrid.rows(); start += kPredictionBlock) {
         context.checkCancelled();
         const Eigen::Index rows = std::min(kPredictionBlock, unitGrid.rows() - start);
         gp.predict(unitGrid.middleRows(start, rows), m, v);
         state.meanOnGrid.segment(start, rows) = m;
-        state.sdOnGrid.segment(start, rows) = v.cwiseSqrt();
+        sd.segment(start, rows) = v.cwiseSqrt();
         if (start + rows < unitGrid.rows() && due()) {
             progress(state);
             lastReport = Clock::now();
         }
     }
+    state.sdOnGrid = std::move(sd);
     return state;
 }
 
@@ -241,7 +250,8 @@ BayesOptState smoothEvaluations(const ParameterBox& box, const Eigen::MatrixXd& 
     state.noiseSd = std::sqrt(gp.noiseVariance());
     state.logHyperparameters = gp.logHyperparameters();
     const Eigen::MatrixXd unitGrid = toUnit(box, grid);
-    predictForDisplay(gp, box, unitGrid, displayGrid(box, grid, unitGrid), state.meanOnGrid, state.sdOnGrid);
+    predictForDisplay(gp, box, unitGrid, displayGrid(box, grid, unitGrid), true, state.meanOnGrid,
+                      state.sdOnGrid);
     return state;
 }
 

@@ -35,6 +35,10 @@ struct BayesOptOptions {
     std::uint64_t seed = 1;   // of the initial points and of the candidate subsets
     int maxCandidates = 4096; // larger grids are searched on a fresh random subset each step
     gp::KernelKind kernel = gp::KernelKind::Matern52; // of the surface GP (σ² · k + constant + noise)
+    // Whether partial figures need the surface's sd. Without it a point costs a kernel row, not
+    // a triangular solve too: on the regression's 51³ grid, a partial surface at 110
+    // evaluations took up to 92 ms with it and 40 ms without.
+    bool partialSd = true;
 };
 
 struct BayesOptState {
@@ -51,10 +55,11 @@ struct BayesOptState {
 // Runs the loop; evaluate(θ, repeat) returns D̂_f(θ) for the repeat-th evaluation at that θ
 // (so a caller can vary its simulation seed on repeats). progress(state) is called after the
 // first evaluation and then at most every `progressSeconds`: before the GP's first fit with no
-// grid predictions, later with predictions that on a large grid (box.grid() with over 20 000
-// points) come from every other point per axis, interpolated, and, while the final surface is
-// predicted at every point, from the blocks done so far. The returned state always has the
-// predictions at every point, the same with or without progress. Cancellable through context.
+// grid predictions, later with predictions (the sd only if options.partialSd) that on a large
+// grid (box.grid() with over 20 000 points) come from every other point per axis, interpolated,
+// and, while the final surface is predicted at every point, from the blocks done so far. The
+// returned state always has the predictions at every point, the same with or without progress.
+// Cancellable through context.
 BayesOptState runBayesOpt(const ParameterBox& box, const Eigen::MatrixXd& grid,
                           const std::function<double(const Eigen::VectorXd& theta, int repeat)>& evaluate,
                           const BayesOptOptions& options, const RunContext& context,

@@ -175,11 +175,20 @@ private slots:
         QCOMPARE(coarseGrid(odd, 2).stride, 1);
     }
 
+    void bayesOptProgressLeavesTheResultAsItWas_data()
+    {
+        QTest::addColumn<bool>("partialSd");
+        QTest::newRow("partial figures with the sd") << true;
+        QTest::newRow("partial figures without it") << false;
+    }
+
     void bayesOptProgressLeavesTheResultAsItWas()
     {
         // A 3-D box of 41³ points (over the 20 000 where partial figures use the coarse
         // lattice): partial states arrive from the first evaluation on, without predictions
-        // before the first fit; the final state is the same with and without them.
+        // before the first fit; the final state is the same with and without them, and the
+        // partial means the same with and without their sd.
+        QFETCH(bool, partialSd);
         const ParameterBox box{{"a", "b", "c"},
                                {"a", "b", "c"},
                                Eigen::Vector3d(-1, -1, -1),
@@ -187,23 +196,33 @@ private slots:
                                {41, 41, 41}};
         const Eigen::MatrixXd grid = box.grid();
         auto f = [](const Eigen::VectorXd& t, int) { return t.squaredNorm() + 0.3 * t(0) * t(1); };
-        const BayesOptOptions o{.initial = 10, .acquisitions = 6, .seed = 2};
+        BayesOptOptions o{.initial = 10, .acquisitions = 6, .seed = 2};
         const BayesOptState plain = runBayesOpt(box, grid, f, o, {});
-        std::vector<int> steps;
-        std::vector<Eigen::Index> predicted;
-        const BayesOptState watched = runBayesOpt(
-            box, grid, f, o, {},
-            [&](const BayesOptState& s) {
-                steps.push_back(s.step);
-                predicted.push_back(s.meanOnGrid.size());
-            },
-            0.0);
-        QCOMPARE(steps.front(), 1);
-        QCOMPARE(predicted.front(), Eigen::Index(0));
-        QCOMPARE(predicted.back(), grid.rows());
-        QVERIFY(watched.meanOnGrid == plain.meanOnGrid);
-        QVERIFY(watched.sdOnGrid == plain.sdOnGrid);
-        QVERIFY(watched.thetas == plain.thetas);
+        std::vector<BayesOptState> seen[2];
+        for (bool sd : {true, false}) {
+            o.partialSd = sd;
+            const BayesOptState watched = runBayesOpt(
+                box, grid, f, o, {}, [&](const BayesOptState& s) { seen[sd].push_back(s); }, 0.0);
+            QVERIFY(watched.meanOnGrid == plain.meanOnGrid);
+            QVERIFY(watched.sdOnGrid == plain.sdOnGrid);
+            QVERIFY(watched.thetas == plain.thetas);
+        }
+        const std::vector<BayesOptState>& states = seen[partialSd];
+        QCOMPARE(states.size(), seen[!partialSd].size());
+        QCOMPARE(states.front().step, 1);
+        QCOMPARE(states.front().meanOnGrid.size(), Eigen::Index(0));
+        QCOMPARE(states.back().meanOnGrid.size(), grid.rows());
+        for (std::size_t i = 0; i < states.size(); ++i) {
+            const BayesOptState& s = states[i];
+            QCOMPARE(s.sdOnGrid.size(), partialSd ? s.meanOnGrid.size() : Eigen::Index(0));
+            // The same means either way, up to the rounding of two summation orders.
+            const Eigen::VectorXd& other = seen[!partialSd][i].meanOnGrid;
+            QCOMPARE(other.size(), s.meanOnGrid.size());
+            if (s.meanOnGrid.size())
+                QVERIFY2((s.meanOnGrid - other).cwiseAbs().maxCoeff() <
+                             1e-9 * (1 + other.cwiseAbs().maxCoeff()),
+                         qPrintable(QString("state %1").arg(i)));
+        }
     }
 
     void shapedSurfacesAreTheGpWithTheirOutputScaleRefitted()

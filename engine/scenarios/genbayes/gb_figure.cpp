@@ -172,8 +172,9 @@ Plot surfacePlot(const GbView& v)
                               (v.box.upper(2 % v.box.dimension()) - v.box.lower(2 % v.box.dimension())) *
                                   slice /
                                   std::max(1, v.box.gridPoints[std::size_t(2 % v.box.dimension())] - 1);
-    p.title = d + (v.surfaceSd.size() ? " (GP mean)" : "") + " over " + v.box.labels[0] + " and " +
-              v.box.labels[1] +
+    // A GP's surface comes with its evaluations (a partial one without its sd); Gen grid has neither.
+    const bool smoothed = v.surfaceMean.size() && v.evaluated.rows();
+    p.title = d + (smoothed ? " (GP mean)" : "") + " over " + v.box.labels[0] + " and " + v.box.labels[1] +
               (v.box.dimension() == 3 ? " at " + v.box.labels[2] + " = " + fixed(sliceValue, 2) : "");
     p.xLabel = v.box.labels[0];
     p.yLabel = v.box.labels[1];

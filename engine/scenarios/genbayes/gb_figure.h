@@ -16,7 +16,8 @@ struct GbView {
     std::string methodLabel, divergenceLabel;
     Eigen::VectorXd reference, method;      // posterior weights on the grid
     Eigen::VectorXd referenceDivergence;    // D_f with the true g
-    Eigen::VectorXd surfaceMean, surfaceSd; // the method's D_f (GP mean, sd; sd empty on a grid)
+    Eigen::VectorXd surfaceMean, surfaceSd; // the method's D_f (GP mean, sd; sd empty on a grid
+                                            // and in 2-D/3-D partial figures)
     Eigen::MatrixXd evaluated;              // θ's evaluated so far (rows)
     Eigen::VectorXd evaluatedValues;        // D̂_f at each
     double jsd = 0;

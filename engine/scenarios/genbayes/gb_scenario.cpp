@@ -411,7 +411,8 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
              .acquisitions = int(v.at("acquisitions")),
              .beta = v.at("ucb_beta"),
              .seed = seed + 1,
-             .kernel = kernel},
+             .kernel = kernel,
+             .partialSd = box.dimension() == 1}, // only the 1-D figure draws the sd
             context, context.wantsProgress() ? std::function<void(const BayesOptState&)>(progress) : nullptr,
             kPublishSeconds);
         view.surfaceMean = s.meanOnGrid;
