@@ -68,9 +68,10 @@ Eigen::VectorXd probabilities(const LogisticFit& fit, const LogisticData& data)
 
 // One fold of Algorithm 1 saved with scikit-learn's answers (tests/reference/logistic_cv_sklearn):
 // label, features, sklearn's decision value, its C; one row per point.
-std::vector<std::vector<double>> referenceRows(const QString& name)
+// The rows of a CSV file under tests/reference, `path` relative to it.
+std::vector<std::vector<double>> csvRows(const QString& path)
 {
-    QFile file(QString(EVX_SOURCE_DIR) + "/tests/reference/logistic_cv_sklearn/" + name + "_sklearn.csv");
+    QFile file(QString(EVX_SOURCE_DIR) + "/tests/reference/" + path);
     if (!file.open(QIODevice::ReadOnly))
         return {};
     std::vector<std::vector<double>> rows;
@@ -85,9 +86,15 @@ std::vector<std::vector<double>> referenceRows(const QString& name)
     return rows;
 }
 
-LogisticData referenceFold(const std::vector<std::vector<double>>& rows)
+std::vector<std::vector<double>> referenceRows(const QString& name)
 {
-    const Eigen::Index n = Eigen::Index(rows.size()), d = Eigen::Index(rows[0].size()) - 3;
+    return csvRows("logistic_cv_sklearn/" + name + "_sklearn.csv");
+}
+
+// Rows of (label, features…, then `trailing` columns that are not features).
+LogisticData referenceFold(const std::vector<std::vector<double>>& rows, int trailing = 2)
+{
+    const Eigen::Index n = Eigen::Index(rows.size()), d = Eigen::Index(rows[0].size()) - 1 - trailing;
     LogisticData data{Eigen::MatrixXd(n, d), Eigen::VectorXd(n)};
     for (Eigen::Index i = 0; i < n; ++i) {
         data.labels(i) = rows[std::size_t(i)][0];
@@ -175,6 +182,11 @@ private slots:
         QTest::newRow("gaussian pair + 7 noise features") << gaussianPairWithNoise(90, 4, 7);
         QTest::newRow("regression fold (6 features)") << referenceFold(referenceRows("regression"));
         QTest::newRow("poisson fold") << referenceFold(referenceRows("poisson"));
+        // A fold of Algorithm 1 at gb-regression's corner θ = (−1, −2, −3) (principal basis,
+        // seed 1, n = 90, K = 10) on which undamped Newton steps ran the weights to 1e13 and α
+        // to its floor of 1e-12.
+        QTest::newRow("regression fold at a far corner")
+            << referenceFold(csvRows("genbayes/eb_runaway_fold.csv"), 0);
     }
 
     void ebPrecisionIsAFixedPointOfMacKaysUpdate()
