@@ -5,7 +5,6 @@
 #include "gp/gp_regression.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <map>
 #include <random>
@@ -158,23 +157,19 @@ BayesOptState runBayesOpt(const ParameterBox& box, const Eigen::MatrixXd& grid,
         state.noiseSd = std::sqrt(gp.noiseVariance());
         state.logHyperparameters = gp.logHyperparameters();
     };
-    using Clock = std::chrono::steady_clock;
-    auto lastReport = Clock::now();
+    PublishPace pace(progressSeconds);
     // Partial figures show the display grid's surface; before the first fit, only the θ's.
     const DisplayGrid display = displayGrid(box, grid, unitGrid);
     auto predictCoarsely = [&] {
         predictForDisplay(gp, box, unitGrid, display, options.partialSd, state.meanOnGrid, state.sdOnGrid);
     };
-    auto due = [&] {
-        return std::chrono::duration<double>(Clock::now() - lastReport).count() >= progressSeconds;
-    };
     auto report = [&](bool first) {
-        if (!progress || (!first && !due()))
+        if (!progress || (!first && !pace.due()))
             return;
+        pace.begin();
         if (gpReady)
             predictCoarsely();
         progress(state);
-        lastReport = Clock::now();
     };
 
     for (int i = 0; i < options.initial; ++i) {
@@ -226,9 +221,9 @@ BayesOptState runBayesOpt(const ParameterBox& box, const Eigen::MatrixXd& grid,
         gp.predict(unitGrid.middleRows(start, rows), m, v);
         state.meanOnGrid.segment(start, rows) = m;
         sd.segment(start, rows) = v.cwiseSqrt();
-        if (start + rows < unitGrid.rows() && due()) {
+        if (start + rows < unitGrid.rows() && pace.due()) {
+            pace.begin();
             progress(state);
-            lastReport = Clock::now();
         }
     }
     state.sdOnGrid = std::move(sd);

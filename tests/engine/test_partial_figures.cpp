@@ -40,6 +40,20 @@ class TestPartialFigures : public QObject {
     Q_OBJECT
 
 private slots:
+    void paceIsDueFirstAndThenAfterItsInterval()
+    {
+        // The scenarios' throttle: the first ask is due, then none until the interval has
+        // passed since the last begin() (an hour never passes here; zero always has).
+        PublishPace hourly(3600);
+        QVERIFY(hourly.due());
+        QVERIFY(hourly.due()); // asking alone starts nothing
+        hourly.begin();
+        QVERIFY(!hourly.due());
+        PublishPace always(0);
+        always.begin();
+        QVERIFY(always.due());
+    }
+
     void normalHyperShowsTheOriginalPosteriorFirst()
     {
         const Published p = runCollecting("wvo-normal-hyper", {});

@@ -5,7 +5,6 @@
 #include "scenarios/bnn/bnn_training.h"
 #include "scenarios/bnn/ncai_figure.h"
 
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 
@@ -21,7 +20,6 @@ const std::vector<std::string> kInference{"bnn-mfvi", "mfvi", "ncai-0", "ncai"};
 // A partial figure at most this often: the waits between them stay under 250 ms, with the
 // longest piece that cannot publish (the final figure's 500 draws, the latent statistics) ~50 ms.
 constexpr double kPublishSeconds = 0.1;
-using Clock = std::chrono::steady_clock;
 using namespace bnn_training;
 
 } // namespace
@@ -152,12 +150,12 @@ Figure BnnNcaiScenario::runWith(const RunInput& input, const RunContext& context
     const std::uint64_t seed = std::uint64_t(v.at("seed"));
     const bool select = variant == bnn::Variant::Ncai && v.at("ncai_selection") != 0;
 
-    auto lastPublished = Clock::now() - std::chrono::seconds(1);
+    PublishPace pace(kPublishSeconds);
     auto publisher = [&](const std::string& label, double from, double to) {
         return [&, label, from, to](const TrainedRun& run, double fraction) {
-            if (!context.wantsProgress() ||
-                std::chrono::duration<double>(Clock::now() - lastPublished).count() < kPublishSeconds)
+            if (!context.wantsProgress() || !pace.due())
                 return;
+            pace.begin();
             Figure partial = ncaiFigure({&data, &run.snapshot, &run.trace, 100, seed, label});
             char status[160];
             if (run.snapshot.epoch == 0 && warmStart > 0)
@@ -167,7 +165,6 @@ Figure BnnNcaiScenario::runWith(const RunInput& input, const RunContext& context
                 std::snprintf(status, sizeof status, "Training: epoch %d of %d.", run.snapshot.epoch, epochs);
             partial.warnings.push_back(status);
             context.publish(partial, from + (to - from) * fraction);
-            lastPublished = Clock::now();
         };
     };
 
@@ -196,13 +193,12 @@ Figure BnnNcaiScenario::runWith(const RunInput& input, const RunContext& context
     // The test intervals take up to a quarter of a second: the final plots are shown meanwhile.
     const auto showFinalPlots = [&] {
         context.checkCancelled();
-        if (!context.wantsProgress() ||
-            std::chrono::duration<double>(Clock::now() - lastPublished).count() < kPublishSeconds)
+        if (!context.wantsProgress() || !pace.due())
             return;
+        pace.begin();
         Figure partial = f;
         partial.warnings.push_back("Computing the test metrics.");
         context.publish(partial, 0.99);
-        lastPublished = Clock::now();
     };
     const bnn_eval::PredictiveMetrics test = bnn_eval::predictiveMetrics(
         run.snapshot, data, data.test, predictiveDraws, seed + 13, showFinalPlots);

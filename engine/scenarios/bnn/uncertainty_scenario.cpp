@@ -7,7 +7,6 @@
 #include "stats/predictive_metrics.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <deque>
 #include <functional>
@@ -29,7 +28,6 @@ constexpr int kTotalColour = 3, kAleatoricColour = 0, kEpistemicColour = 2;
 // trainings, HMC) runs for 0.2–8 s, and the longest pieces that cannot publish (HMC's predictive
 // draws, one decomposition) took up to 160 ms on the Bimodal data.
 constexpr double kPublishSeconds = 0.1;
-using Clock = std::chrono::steady_clock;
 
 struct Decomposition {
     std::vector<double> total, aleatoric, epistemic;
@@ -246,15 +244,13 @@ Figure BnnUncertaintyScenario::run(const ParameterValues& input, const RunContex
             f.warnings.push_back("Still computing: " + status + ".");
         return f;
     };
-    auto lastPublished = Clock::now() - std::chrono::seconds(1);
+    PublishPace pace(kPublishSeconds);
     // A phase's start always shows; progress within a phase at most every kPublishSeconds.
     auto publish = [&](const std::string& status, double fraction, bool phaseStart) {
-        if (!context.wantsProgress() ||
-            (!phaseStart &&
-             std::chrono::duration<double>(Clock::now() - lastPublished).count() < kPublishSeconds))
+        if (!context.wantsProgress() || (!phaseStart && !pace.due()))
             return;
+        pace.begin();
         context.publish(figure(status), fraction);
-        lastPublished = Clock::now();
     };
     const int every = std::max(100, epochs / 10);
     std::vector<std::string> problems;

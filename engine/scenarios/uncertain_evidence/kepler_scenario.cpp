@@ -170,18 +170,18 @@ Figure KeplerScenario::run(const ParameterValues& input, const RunContext& conte
 
     Eigen::MatrixXd jeffrey, virtualEv, distributional;
     const Eigen::MatrixXd* readings[3] = {&jeffrey, &virtualEv, &distributional};
-    auto lastPublish = Clock::now() - std::chrono::seconds(1);
+    PublishPace pace(kPublishInterval);
     double firstFigureSeconds = -1;
     const int totalRuns = 2 + int(v.at("n_e"));
     auto publish = [&](double fraction, bool force) {
-        if (!force && std::chrono::duration<double>(Clock::now() - lastPublish).count() < kPublishInterval)
+        if (!force && !pace.due())
             return;
+        pace.begin();
         Figure partial = keplerCornerFigure(readings, truth);
         applyEmphasis(partial, v);
         context.publish(partial, fraction);
-        lastPublish = Clock::now();
         if (firstFigureSeconds < 0)
-            firstFigureSeconds = std::chrono::duration<double>(lastPublish - start).count();
+            firstFigureSeconds = std::chrono::duration<double>(Clock::now() - start).count();
     };
 
     // Virtual evidence first: one run, and the reading the others are compared with.
@@ -227,8 +227,7 @@ Figure KeplerScenario::run(const ParameterValues& input, const RunContext& conte
         innerEssMin = std::min(innerEssMin, r.effectiveSampleSize);
         innerMeans.row(s) = r.samples.colwise().mean();
         pieces.push_back(r.samples);
-        if (s + 1 == nE ||
-            std::chrono::duration<double>(Clock::now() - lastPublish).count() >= kPublishInterval) {
+        if (s + 1 == nE || pace.due()) {
             jeffrey = stackRows(pieces, kPartialJeffreyDraws);
             // The last one too: the final figure then follows it by one (full) corner plot.
             publish((2.0 + s + 1) / totalRuns, s + 1 == nE);
