@@ -160,6 +160,32 @@ private slots:
         QVERIFY(half.summary.value("method.lambda.sd") > first.summary.value("method.lambda.sd") * 1.2);
     }
 
+    void genGridShowsTheReferenceBeforeItsOwnSurface()
+    {
+        // Gen grid has no loop to publish from: on a fresh data set the data come first, then
+        // the reference posterior while the KDE's divergence is computed, which the final
+        // figure then shows unchanged beside the method's.
+        const auto scenario = scenarios::makeGbRegressionScenario();
+        ParameterValues v{{"method", 4}};
+        for (const auto& [k, x] : scenario->schema().defaults())
+            v.emplace(k, x);
+        std::vector<Figure> partials;
+        const std::atomic<bool> cancel{false};
+        const RunContext watched(&cancel, [&](const Figure& f, double) { partials.push_back(f); });
+        const Figure final = scenario->runChecked({v, {}, {}}, watched);
+        QCOMPARE(int(partials.size()), 2);
+        QCOMPARE(int(partials[0].plots.size()), 1); // the data alone
+        const Figure& second = partials[1];
+        QCOMPARE(second.plots.size(), final.plots.size());
+        QVERIFY(!second.warnings.empty() && second.warnings.back().rfind("Still computing", 0) == 0);
+        for (std::size_t k = 2; k < final.plots.size(); ++k) { // the posteriors of β₀, β₁, log σ²
+            QCOMPARE(int(second.plots[k].series.size()), 1);
+            QCOMPARE(second.plots[k].series[0].name, std::string("reference (true g)"));
+            QVERIFY(second.plots[k].series[0].y == final.plots[k].series[0].y);
+            QCOMPARE(int(final.plots[k].series.size()), 2);
+        }
+    }
+
     void aNewDivergenceFirstShowsTheLastFitRescored()
     {
         // The stand-in for a new divergence is the last loop's final GP — its lengthscales and
