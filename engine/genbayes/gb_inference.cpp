@@ -138,7 +138,7 @@ BayesOptState runBayesOpt(const ParameterBox& box, const Eigen::MatrixXd& grid,
     BayesOptState state;
     state.thetas.resize(0, d);
     gp::GpRegression gp(gp::Kernel(options.kernel, 1.0, Eigen::VectorXd::Constant(d, 0.2)));
-    bool gpReady = false;
+    bool gpReady = false, surfaceCurrent = false; // the state's surface is the last fit's
     auto addEvaluation = [&](const Eigen::VectorXd& theta) {
         context.checkCancelled();
         const std::vector<double> key(theta.data(), theta.data() + d);
@@ -154,6 +154,7 @@ BayesOptState runBayesOpt(const ParameterBox& box, const Eigen::MatrixXd& grid,
     auto refit = [&] {
         refitSurfaceGp(gp, box, state.thetas, state.divergences, !gpReady, options.kernel);
         gpReady = true;
+        surfaceCurrent = false;
         state.noiseSd = std::sqrt(gp.noiseVariance());
         state.logHyperparameters = gp.logHyperparameters();
     };
@@ -167,8 +168,10 @@ BayesOptState runBayesOpt(const ParameterBox& box, const Eigen::MatrixXd& grid,
         if (!progress || (!first && !pace.due()))
             return;
         pace.begin();
-        if (gpReady)
+        if (gpReady && !surfaceCurrent) {
             predictCoarsely();
+            surfaceCurrent = true;
+        }
         progress(state);
     };
 
@@ -203,7 +206,11 @@ BayesOptState runBayesOpt(const ParameterBox& box, const Eigen::MatrixXd& grid,
                 best = index[std::size_t(c)];
             }
         }
+        // The acquisition shows as soon as it is evaluated, on the last fit's surface: an
+        // evaluation (up to 140 ms for the L1 classifier) and the refit and prediction after it
+        // (up to 60 ms) would otherwise pass between two figures.
         addEvaluation(grid.row(best).transpose());
+        report(false);
         refit();
         report(false);
     }
@@ -232,7 +239,7 @@ BayesOptState runBayesOpt(const ParameterBox& box, const Eigen::MatrixXd& grid,
 
 BayesOptState smoothEvaluations(const ParameterBox& box, const Eigen::MatrixXd& grid,
                                 const Eigen::MatrixXd& thetas, const Eigen::VectorXd& values,
-                                gp::KernelKind kernel)
+                                gp::KernelKind kernel, bool withSd)
 {
     if (thetas.rows() != values.size() || thetas.rows() < 2 || thetas.cols() != box.dimension())
         throw InvalidParameter("smoothing needs at least two evaluations, one θ per value");
@@ -245,7 +252,7 @@ BayesOptState smoothEvaluations(const ParameterBox& box, const Eigen::MatrixXd& 
     state.noiseSd = std::sqrt(gp.noiseVariance());
     state.logHyperparameters = gp.logHyperparameters();
     const Eigen::MatrixXd unitGrid = toUnit(box, grid);
-    predictForDisplay(gp, box, unitGrid, displayGrid(box, grid, unitGrid), true, state.meanOnGrid,
+    predictForDisplay(gp, box, unitGrid, displayGrid(box, grid, unitGrid), withSd, state.meanOnGrid,
                       state.sdOnGrid);
     return state;
 }

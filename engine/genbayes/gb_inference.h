@@ -57,9 +57,9 @@ struct BayesOptState {
 // first evaluation and then at most every `progressSeconds`: before the GP's first fit with no
 // grid predictions, later with predictions (the sd only if options.partialSd) that on a large
 // grid (box.grid() with over 20 000 points) come from every other point per axis, interpolated,
-// and, while the final surface is predicted at every point, from the blocks done so far. The
-// returned state always has the predictions at every point, the same with or without progress.
-// Cancellable through context.
+// and, while the final surface is predicted at every point, from the blocks done so far. A new
+// evaluation may first show on the surface fitted before it. The returned state always has the
+// predictions at every point, the same with or without progress. Cancellable through context.
 BayesOptState runBayesOpt(const ParameterBox& box, const Eigen::MatrixXd& grid,
                           const std::function<double(const Eigen::VectorXd& theta, int repeat)>& evaluate,
                           const BayesOptOptions& options, const RunContext& context,
@@ -68,10 +68,11 @@ BayesOptState runBayesOpt(const ParameterBox& box, const Eigen::MatrixXd& grid,
 
 // The loop's GP fitted once to evaluations made elsewhere (e.g. the θ's of a run under another
 // divergence, rescored), predicted over the grid: a surface without new evaluations, for a
-// partial figure (so on a large box grid interpolated from every other point, as runBayesOpt's).
+// partial figure (so on a large box grid interpolated from every other point, as runBayesOpt's;
+// withSd false leaves the sd empty, as BayesOptOptions::partialSd).
 BayesOptState smoothEvaluations(const ParameterBox& box, const Eigen::MatrixXd& grid,
                                 const Eigen::MatrixXd& thetas, const Eigen::VectorXd& values,
-                                gp::KernelKind kernel);
+                                gp::KernelKind kernel, bool withSd = true);
 
 // Surfaces for other values at the same θ's without a refit (issue 11: a new divergence
 // rescores the last loop's evaluations and must show them at once). The GP keeps its shape

@@ -407,7 +407,8 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
                 publishView(int(recent->thetas.rows()));
             } else { // another surface kernel: its own fit
                 progress(smoothEvaluations(box, grid, recent->thetas,
-                                           rescored(recent->logRatios, {divergenceIndex}).col(0), kernel));
+                                           rescored(recent->logRatios, {divergenceIndex}).col(0), kernel,
+                                           box.dimension() == 1));
             }
         }
         const BayesOptState s = runBayesOpt(
