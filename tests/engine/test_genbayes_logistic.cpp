@@ -66,8 +66,6 @@ Eigen::VectorXd probabilities(const LogisticFit& fit, const LogisticData& data)
     return (1 / (1 + (-fit.decisions(data.features).array()).exp())).matrix();
 }
 
-// One fold of Algorithm 1 saved with scikit-learn's answers (tests/reference/logistic_cv_sklearn):
-// label, features, sklearn's decision value, its C; one row per point.
 // The rows of a CSV file under tests/reference, `path` relative to it.
 std::vector<std::vector<double>> csvRows(const QString& path)
 {
@@ -86,6 +84,8 @@ std::vector<std::vector<double>> csvRows(const QString& path)
     return rows;
 }
 
+// One fold of Algorithm 1 saved with scikit-learn's answers (tests/reference/logistic_cv_sklearn):
+// label, features, sklearn's decision value, its C; one row per point.
 std::vector<std::vector<double>> referenceRows(const QString& name)
 {
     return csvRows("logistic_cv_sklearn/" + name + "_sklearn.csv");
