@@ -29,6 +29,13 @@ inline Eigen::MatrixXd withInterceptColumn(const Eigen::MatrixXd& x)
     return z;
 }
 
+// log(1 + e^{−m}) for each margin m = s δ (s = ±1 the label's sign): the log loss, computed
+// without overflow for any m.
+inline Eigen::ArrayXd logLoss(const Eigen::ArrayXd& margin)
+{
+    return margin.max(0) - margin + (-margin.abs()).exp().log1p();
+}
+
 struct LogisticFit {
     double intercept = 0;
     Eigen::VectorXd weights;

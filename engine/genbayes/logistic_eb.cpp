@@ -48,12 +48,11 @@ LogisticFit iterate(const Eigen::MatrixXd& z, const Eigen::VectorXd& labels, con
     for (fit.iterations = 1; fit.iterations <= options.maxIterations; ++fit.iterations) {
         prior.setConstant(alpha);
         prior(0) = kInterceptPrecision;
-        // The penalised loss at w − t·step from the logits z w and z·step: Σ log(1 + e^{−s δ})
-        // with s = ±1 the label's sign, computed without overflow, + ½ Σ prior w².
+        // The penalised loss at w − t·step from the logits z w and z·step: the log loss
+        // + ½ Σ prior w².
         auto loss = [&](double t) {
             margin = signs * (logits - t * logitStep);
-            return (margin.max(0) - margin + (-margin.abs()).exp().log1p()).sum() +
-                   0.5 * (prior.array() * (w - t * step).array().square()).sum();
+            return logLoss(margin).sum() + 0.5 * (prior.array() * (w - t * step).array().square()).sum();
         };
         for (int newton = 0; newton < 100; ++newton) {
             logits = (z * w).array();

@@ -215,6 +215,7 @@ LogisticFit fitLogisticL1Cv(const LogisticData& data, const L1Options& options)
         for (Eigen::Index i = 0; i < n; ++i)
             (fold[std::size_t(i)] == f ? test : train).push_back(i);
         const LogisticData part{data.features(train, Eigen::all), data.labels(train)};
+        const Eigen::ArrayXd testSigns = 2 * data.labels(test).array() - 1;
         const Eigen::MatrixXd partOuter = outer(train, Eigen::all);
         // Along the C path from small to large, each fit starts from the last one.
         double b = 0;
@@ -222,12 +223,8 @@ LogisticFit fitLogisticL1Cv(const LogisticData& data, const L1Options& options)
         for (std::size_t k = 0; k < grid.size(); ++k) {
             bool converged = false;
             coordinateDescent(part, partOuter, grid[k], options, b, w, converged);
-            for (Eigen::Index i : test) {
-                // log(1 + e^{−s δ}) with s = ±1 the label's sign, computed without overflow.
-                const double margin = (data.labels(i) > 0.5 ? 1 : -1) * (b + data.features.row(i).dot(w));
-                loss[k] +=
-                    margin > 0 ? std::log1p(std::exp(-margin)) : -margin + std::log1p(std::exp(margin));
-            }
+            const Eigen::ArrayXd logits = (data.features(test, Eigen::all) * w).array() + b;
+            loss[k] += logLoss(testSigns * logits).sum();
         }
     }
     const auto best = std::min_element(loss.begin(), loss.end()) - loss.begin();

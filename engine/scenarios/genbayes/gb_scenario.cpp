@@ -375,6 +375,7 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
             return record(theta, delta);
         };
         const int total = 10 + int(v.at("acquisitions"));
+        const bool drawsSd = box.dimension() == 1; // 2-D and 3-D figures draw only the mean
         // Partial figures fill `view` itself (the final one overwrites every field they
         // set): copying its grid vectors cost more than the stand-in's own work.
         auto publishView = [&](int step) {
@@ -408,7 +409,7 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
             } else { // another surface kernel: its own fit
                 progress(smoothEvaluations(box, grid, recent->thetas,
                                            rescored(recent->logRatios, {divergenceIndex}).col(0), kernel,
-                                           box.dimension() == 1));
+                                           drawsSd));
             }
         }
         const BayesOptState s = runBayesOpt(
@@ -418,7 +419,7 @@ Figure GbScenario::run(const ParameterValues& input, const RunContext& context) 
              .beta = v.at("ucb_beta"),
              .seed = seed + 1,
              .kernel = kernel,
-             .partialSd = box.dimension() == 1}, // only the 1-D figure draws the sd
+             .partialSd = drawsSd},
             context, context.wantsProgress() ? std::function<void(const BayesOptState&)>(progress) : nullptr,
             kPublishSeconds);
         view.surfaceMean = s.meanOnGrid;
