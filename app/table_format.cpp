@@ -193,6 +193,8 @@ QByteArray tableJson(const Study& study, const std::vector<StudyRun>& runs)
                      {"runs", runArray}};
     if (!study.selectBy.empty())
         root["select_by"] = QString::fromStdString(study.selectBy);
+    if (!study.note.empty())
+        root["note"] = QString::fromStdString(study.note);
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
 
@@ -238,6 +240,8 @@ QByteArray tableMarkdown(const Study& study, const std::vector<StudyRun>& runs)
         out += QString("; each %1 keeps the restart with the largest %2")
                    .arg(QString::fromStdString(study.replicateKey), QString::fromStdString(study.selectBy));
     out += ".\n\n";
+    if (!study.note.empty())
+        out += QString::fromStdString(study.note) + "\n\n";
 
     QString header = "|", rule = "|";
     for (const std::string& c : study.columns) {

@@ -34,8 +34,11 @@ enum class RowNaming {
 };
 
 struct Study {
-    std::string id;         // e.g. "gb-table2"
-    std::string title;      // what it reproduces
+    std::string id;    // e.g. "gb-table2"
+    std::string title; // what it reproduces
+    // What a reader comparing with the paper should know (printed under the Markdown
+    // table's heading and carried in the JSON); empty for most tables.
+    std::string note;
     std::string scenarioId; // the scenario every cell runs
     // Recorded for every run and averaged per cell: summary keys, or names `derive` knows.
     std::vector<std::string> metrics;

@@ -1,6 +1,7 @@
 // The table made from a study's runs, without running a scenario: the best restart per
 // replicate counts, every metric gets its mean and sd in the study's naming, a table read back
-// from its JSON (as --merge does) equals the original, and failed runs are left out.
+// from its JSON (as --merge does) equals the original, failed runs are left out, and a
+// study's note is printed with it.
 #include "table_format.h"
 
 #include <QJsonArray>
@@ -122,6 +123,20 @@ private slots:
         QVERIFY2(csv.startsWith("dataset,mean_a,sd_a,mean_b,sd_b,splits,paper_a\n"), csv.constData());
         // Without a selection key the lower restart counts: a = 0, 1, 2 for cell one.
         QVERIFY2(csv.contains("\none,1,1,-1,1,3,1.5\n"), csv.constData());
+    }
+
+    void aNoteReachesTheMarkdownAndTheJson()
+    {
+        Study study = selectingStudy();
+        const std::vector<StudyRun> runs = selectingRuns();
+        QVERIFY(!tableMarkdown(study, runs).contains("Read the rows"));
+        QVERIFY(!QJsonDocument::fromJson(tableJson(study, runs)).object().contains("note"));
+        study.note = "Read the rows swapped.";
+        const QByteArray markdown = tableMarkdown(study, runs);
+        // Under the heading and its one-line description, before the table.
+        QVERIFY2(markdown.contains(".\n\nRead the rows swapped.\n\n| dataset |"), markdown.constData());
+        QCOMPARE(QJsonDocument::fromJson(tableJson(study, runs)).object().value("note").toString(),
+                 QString("Read the rows swapped."));
     }
 
     void unknownCellsAreRefused()
