@@ -15,36 +15,13 @@ import sys
 import numpy as np
 from scipy.stats import nbinom, norm, poisson
 
-DIVS = ["tvd", "hellinger", "alpha-0.5", "alpha-0.6", "alpha-0.7", "alpha-0.8", "alpha-0.9", "kl"]
+from gen_grid_common import DIVS, jsd, posterior
+
 PAPER_GEN_GRID = {
     "Pois(3) row": [0.2788, 0.1781, 0.3260, 0.2329, 0.1589, 0.09887, 0.04729, 0.002426],
     "NB(10, 0.8) row": [0.3353, 0.1182, 0.2162, 0.1524, 0.1019, 0.06126, 0.02791, 0.00005307],
 }
 LAMBDA = np.linspace(0, 10, 1001)
-
-
-def f_of(d, logr):
-    logr = np.clip(logr, -5, 0 if d == "tvd" else 3)
-    if d == "kl":
-        return -logr
-    if d == "hellinger":
-        return 1 - np.exp(0.5 * logr)
-    if d == "tvd":
-        return 0.5 * np.abs(np.expm1(logr))
-    a = float(d.split("-")[1])
-    return (1 - np.exp((1 - a) * logr)) / (a * (1 - a))
-
-
-def posterior(logp, logg, d):
-    lp = -90 * np.mean(f_of(d, logp - logg[None, :]), axis=1)
-    w = np.exp(lp - lp.max())
-    return w / w.sum()
-
-
-def jsd(p, q):
-    m = 0.5 * (p + q)
-    kl = lambda a: np.sum(a[a > 0] * np.log(a[a > 0] / m[a > 0]))
-    return np.sqrt(max(0.5 * kl(p) + 0.5 * kl(q), 0))
 
 
 def per_seed_jsd(truth, seed):
