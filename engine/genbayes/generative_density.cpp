@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
 
 namespace evx::genbayes {
 
@@ -76,11 +77,30 @@ PaperGp fitPaperGp(const Eigen::VectorXd& x, const Eigen::VectorXd& y)
 }
 
 Eigen::VectorXd regressionGenerativeLogDensity(const Eigen::VectorXd& x, const Eigen::VectorXd& y,
-                                               GenerativeG kind)
+                                               GenerativeG kind, int folds)
 {
     if (kind == GenerativeG::Paper) {
         const PaperGp fit = fitPaperGp(x, y);
         return paperGpLogDensity(x, y, fit.outputScale, fit.lengthscale);
+    }
+    if (kind == GenerativeG::HeldOut) {
+        if (folds < 2 || folds > y.size())
+            throw InvalidParameter("the held-out g needs between 2 and n folds, not " +
+                                   std::to_string(folds));
+        Eigen::VectorXd out(y.size());
+        for (int k = 0; k < folds; ++k) {
+            double sumOfSquares = 0;
+            Eigen::Index count = 0;
+            for (Eigen::Index i = 0; i < y.size(); ++i)
+                if (i % folds != k) {
+                    sumOfSquares += y(i) * y(i);
+                    ++count;
+                }
+            const double h = std::max(sumOfSquares / double(count), std::numeric_limits<double>::min());
+            for (Eigen::Index i = k; i < y.size(); i += folds)
+                out(i) = stats::normalLogPdfVar(y(i), 0.0, h);
+        }
+        return out;
     }
     // The noise GP: prior mean ȳ, h·Matérn-3/2 + σ_n², all by marginal likelihood.
     const double mean = y.mean(), var = std::max((y.array() - mean).square().mean(), 1e-12);

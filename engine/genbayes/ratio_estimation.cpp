@@ -79,7 +79,8 @@ Eigen::VectorXd truthLogDensity(const Truth& truth, const Points& observed)
     return g;
 }
 
-Eigen::VectorXd generativeLogDensity(const Points& observed, double bandwidth, GenerativeG regressionG)
+Eigen::VectorXd generativeLogDensity(const Points& observed, double bandwidth, GenerativeG regressionG,
+                                     int folds)
 {
     const Eigen::Index n = observed.rows();
     Eigen::VectorXd out(n);
@@ -91,7 +92,7 @@ Eigen::VectorXd generativeLogDensity(const Points& observed, double bandwidth, G
         }
         return out;
     }
-    return regressionGenerativeLogDensity(observed.col(0), observed.col(1), regressionG);
+    return regressionGenerativeLogDensity(observed.col(0), observed.col(1), regressionG, folds);
 }
 
 double divergenceEstimate(Divergence d, const Eigen::VectorXd& logRatios)

@@ -46,10 +46,10 @@ Eigen::VectorXd truthLogDensity(const Truth& truth, const Points& observed);
 
 // The generative estimate of g at the observed points: a Gaussian KDE of the sample
 // (bandwidth 1.0 in the paper) for one-column data; for (x, y) data the predictive density
-// of y given x under a GP regression, with a fitted noise term (default) or the paper's
-// literal one without (generative_density.h).
+// of y given x under a GP regression, with a fitted noise term (default), the paper's
+// literal one without, or that one cross-fitted in `folds` folds (generative_density.h).
 Eigen::VectorXd generativeLogDensity(const Points& observed, double bandwidth = 1.0,
-                                     GenerativeG regressionG = GenerativeG::Noise);
+                                     GenerativeG regressionG = GenerativeG::Noise, int folds = 10);
 
 // D̂_f = (1/n) Σ_i f(clip(δ_i)).
 double divergenceEstimate(Divergence d, const Eigen::VectorXd& logRatios);

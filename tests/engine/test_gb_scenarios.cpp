@@ -354,7 +354,7 @@ private slots:
                  runScenario("gb-poisson", vb).summary.value("jsd"));
     }
 
-    // generative_g reaches Gen grid: with the paper's literal g (generative_g.h) every log r is
+    // generative_g reaches Gen grid: with the paper's literal g (generative_density.h) every log r is
     // clipped, so the posterior is the uniform prior on the 51³ grid, whose moments are closed
     // form: mean (a + b)/2 and sd (b − a)/2 · √(52/(3·50)) for 51 equally spaced points on
     // [a, b]. With the default (noise) g it is not.
@@ -377,6 +377,14 @@ private slots:
                  qPrintable(QString("noise g: sd of log σ² %1, prior %2")
                                 .arg(noise.summary.value("method.log_sigma2.sd"))
                                 .arg(priorSd)));
+        // The held-out g ignores x, so it is far from the truth and Gen grid with it far from the
+        // reference (seed 0, Hellinger: JSD 0.58 against the noise g's 0.31).
+        const Figure heldOut =
+            runScenario("gb-regression", {{"method", 4}, {"truth", 0}, {"generative_g", 2}});
+        QVERIFY2(heldOut.summary.value("jsd") > noise.summary.value("jsd") + 0.15,
+                 qPrintable(QString("JSD with the held-out g %1, with the noise g %2")
+                                .arg(heldOut.summary.value("jsd"))
+                                .arg(noise.summary.value("jsd"))));
     }
 
     void badInputIsRefused()

@@ -2,7 +2,8 @@
 // constant · Matérn-3/2, no noise term, scikit-learn's jitter 1e-10. Against scikit-learn on
 // one data set of the paper's design (tests/reference/genbayes/paper_gp_reference.py says
 // how): log g(y_i | x_i) at the training points at fixed hyperparameters, the likelihood at
-// scikit-learn's optimum, and what follows for the update: every log r is clipped.
+// scikit-learn's optimum, and what follows for the update: every log r is clipped. And the
+// same GP held out (cross-fitted): the closed form it reaches at points it was not trained on.
 #include "compare_near.h"
 #include "genbayes/divergence.h"
 #include "genbayes/generative_density.h"
@@ -156,6 +157,68 @@ private slots:
         for (const Divergence d : kAllDivergences)
             EVX_COMPARE_NEAR(divergenceEstimate(d, modelLogRatios(*model, observed, truthTheta, logG)),
                              divergenceEstimate(d, modelLogRatios(*model, observed, sharpest, logG)), 1e-15);
+    }
+
+    // The held-out reading, N(y_i; 0, mean y² outside i's fold), is what scikit-learn's GP gives
+    // at points it was not trained on. Its fit on the reference data is the plateau: h = mean
+    // y² to rounding, ℓ = 5e-5. Each fold's GP at h_k and that ℓ, conditioned by a pivoted LU
+    // of K + αI on the other points, predicts the held-out points as the closed form does.
+    // Tolerances: scikit-learn prints h to 1e-10 relative (seen 1.5e-10); at ℓ = 5e-5 the
+    // nearest pair of a held-out and a training x on this data set (0.0012 apart, 23 ℓ) has
+    // k/h ≈ 1.3e-16, so the conditional is the prior to rounding (seen 1.3e-15 nats).
+    void heldOutIsTheFittedGpAwayFromItsData()
+    {
+        Eigen::VectorXd x, y;
+        QVERIFY(readData(x, y));
+        Reference r;
+        QVERIFY(readReference(r));
+        EVX_COMPARE_NEAR(r.fitH, y.squaredNorm() / 90, 1e-9 * r.fitH);
+        const int folds = 10;
+        const Eigen::VectorXd logG = regressionGenerativeLogDensity(x, y, GenerativeG::HeldOut, folds);
+        double worst = 0;
+        for (int k = 0; k < folds; ++k) {
+            std::vector<Eigen::Index> train, test;
+            for (Eigen::Index i = 0; i < 90; ++i)
+                (i % folds == k ? test : train).push_back(i);
+            const Eigen::VectorXd yTrain = y(train);
+            const double h = yTrain.squaredNorm() / double(train.size()), l = r.fitL;
+            auto kernel = [&](double a, double b) {
+                const double u = std::sqrt(3.0) * std::fabs(a - b) / l;
+                return h * (1 + u) * std::exp(-u);
+            };
+            Eigen::MatrixXd gram(yTrain.size(), yTrain.size());
+            for (Eigen::Index a = 0; a < gram.rows(); ++a)
+                for (Eigen::Index b = 0; b < gram.cols(); ++b)
+                    gram(a, b) = kernel(x(train[std::size_t(a)]), x(train[std::size_t(b)])) +
+                                 (a == b ? kSklearnJitter : 0);
+            const Eigen::FullPivLU<Eigen::MatrixXd> lu(gram);
+            for (Eigen::Index i : test) {
+                Eigen::VectorXd cross(yTrain.size());
+                for (Eigen::Index a = 0; a < cross.size(); ++a)
+                    cross(a) = kernel(x(i), x(train[std::size_t(a)]));
+                const double mean = cross.dot(lu.solve(yTrain)), var = h - cross.dot(lu.solve(cross));
+                const double conditional =
+                    -0.5 * std::log(2 * M_PI * var) - 0.5 * (y(i) - mean) * (y(i) - mean) / var;
+                worst = std::max(worst, std::fabs(logG(i) - conditional));
+            }
+        }
+        qInfo("largest difference from the held-out GP's conditional: %.3g nats", worst);
+        QVERIFY2(worst < 1e-12, qPrintable(QString("worst %1").arg(worst)));
+    }
+
+    // It ignores x: the same y at another x has the same g. The noise GP's follows the line
+    // y ≈ −x: x_0 = 1.76 with y_0 = −1.97 lies on it, x_0 = −1.76 far from it.
+    void heldOutGIgnoresX()
+    {
+        Eigen::VectorXd x, y;
+        QVERIFY(readData(x, y));
+        Eigen::VectorXd moved = x;
+        moved(0) = -x(0);
+        EVX_COMPARE_NEAR(regressionGenerativeLogDensity(moved, y, GenerativeG::HeldOut)(0),
+                         regressionGenerativeLogDensity(x, y, GenerativeG::HeldOut)(0), 0.0);
+        const double noiseShift = regressionGenerativeLogDensity(moved, y, GenerativeG::Noise)(0) -
+                                  regressionGenerativeLogDensity(x, y, GenerativeG::Noise)(0);
+        QVERIFY2(noiseShift < -1, qPrintable(QString("noise g moved by %1").arg(noiseShift)));
     }
 };
 

@@ -91,7 +91,7 @@ std::shared_ptr<Scenario> makeGbRegressionScenario()
     // (VB, normal noise, seeds 0–4: JSD 0.63–0.81; principal basis 0.43–0.55).
     c.featureBases = {"paper", "principal", "residual"};
     c.featureBasis = 1;
-    c.generativeGs = {"noise", "paper"};
+    c.generativeGs = {"noise", "paper", "heldout"}; // in GenerativeG's order
     c.presets = tablePresets("table4", {"normal", "student-t"}, {"normal noise", "Student-t(3) noise"});
     return std::make_shared<GbScenario>(std::move(c));
 }
