@@ -85,8 +85,8 @@ Eigen::VectorXd regressionGenerativeLogDensity(const Eigen::VectorXd& x, const E
     }
     if (kind == GenerativeG::HeldOut) {
         if (folds < 2 || folds > y.size())
-            throw InvalidParameter("the held-out g needs between 2 and n folds, not " +
-                                   std::to_string(folds));
+            throw InvalidParameter("the held-out g needs between 2 and n_obs (" + std::to_string(y.size()) +
+                                   ") folds K, not " + std::to_string(folds));
         Eigen::VectorXd out(y.size());
         for (int k = 0; k < folds; ++k) {
             double sumOfSquares = 0;
