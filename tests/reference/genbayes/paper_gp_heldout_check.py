@@ -5,9 +5,9 @@ and g(y_i | x_i) is its predictive density at the fold's points. On the likeliho
 (l -> 0, K -> hI, h = mean y^2), where scikit-learn's fit ends, that density is N(y_i; 0, h_k)
 with h_k = mean y^2 outside the fold; the table uses that closed form. A fit like
 scikit-learn's (L-BFGS-B from h = l = 1, bounds [1e-5, 1e5], here with scipy) is also run per
-fold, to count how often it reaches the plateau: a fold where it stops elsewhere (at its
-start l = 1 when K + alpha I is not positive definite there) is predicted by an informed GP
-instead, so the fitted reading depends on the optimiser. Data, grid, clipping and JSD as in
+fold, to count how often it reaches the plateau: a fold where it stops elsewhere (some as far
+as its start l = 1) is predicted by an informed GP instead, so the fitted reading depends on
+the optimiser. Data, grid, clipping and JSD as in
 paper_gen_grid_check.py.
 Command: /usr/bin/python3 paper_gp_heldout_check.py 50 paper_gp_heldout_check.txt (the table goes
 to the file: scipy's Fortran L-BFGS-B writes stray warnings to standard output at exit).
