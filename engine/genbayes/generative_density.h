@@ -17,8 +17,8 @@
 // Held out (the paper's GP cross-fitted): that GP fitted in K folds to the points outside each
 //   fold and evaluated at the fold's points, as Algorithm 1 evaluates its classifiers.
 //   scikit-learn's fit ends on the likelihood's plateau ℓ → 0, where K → hI and h = mean y²
-//   (5e-5 and mean y² to 1e-10 on the reference data, paper_gp_reference.txt), and there
-//   k(x_i, X) ≈ 0 at any point it was not trained on: the GP has reverted to its prior and
+//   (on the reference data ℓ = 5e-5 and h = mean y² to 1e-10, paper_gp_reference.txt), and
+//   there k(x_i, X) ≈ 0 at any point it was not trained on: the GP has reverted to its prior and
 //   g(y_i | x_i) = N(y_i; 0, h_k), h_k = mean y² outside i's fold, a density of y that ignores
 //   x. Computed in that closed form, so it does not depend on where on the flat plateau an
 //   optimiser stops (ours stops at ℓ ≈ 0.01, where a held-out point near a training x is
