@@ -11,23 +11,18 @@ import sys
 import warnings
 
 import numpy as np
-from scipy.stats import norm, t as student_t
+from scipy.stats import norm
 from sklearn.gaussian_process import GaussianProcessRegressor
 from sklearn.gaussian_process.kernels import ConstantKernel, Matern
 
-from gen_grid_common import DIVS, jsd, posterior
+from gen_grid_common import DIVS, jsd, posterior, regression_data, regression_grid
 
 seeds = int(sys.argv[1]) if len(sys.argv) > 1 else 5
-b0, b1, ls = np.meshgrid(np.linspace(-1, 1, 51), np.linspace(-2, 0, 51), np.linspace(-3, 1, 51), indexing="ij")
-b0, b1, s = b0.ravel()[:, None], b1.ravel()[:, None], np.exp(0.5 * ls.ravel())[:, None]
+b0, b1, s = regression_grid()
 for truth in ["normal", "student-t"]:
     res = {d: ([], []) for d in DIVS}
     for seed in range(seeds):
-        rng = np.random.RandomState(seed)
-        x = rng.standard_normal(90)
-        e = rng.standard_normal(90) if truth == "normal" else rng.standard_t(3, 90)
-        y = -x + 0.5 * e
-        true_logg = norm.logpdf(y, -x, 0.5) if truth == "normal" else student_t.logpdf(y, 3, -x, 0.5)
+        x, y, true_logg = regression_data(seed, truth)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             gp = GaussianProcessRegressor(ConstantKernel() * Matern(nu=1.5)).fit(x[:, None], y)

@@ -17,9 +17,9 @@ import sys
 import numpy as np
 from scipy.linalg import cho_factor, cho_solve
 from scipy.optimize import minimize
-from scipy.stats import norm, t as student_t
+from scipy.stats import norm
 
-from gen_grid_common import DIVS, jsd, posterior
+from gen_grid_common import DIVS, jsd, posterior, regression_data, regression_grid
 
 PAPER = {"normal": [0.7543, 0.6222, 0.7651, 0.7162, 0.6021, 0.4356, 0.2370, 0.04124],
          "student-t": [0.7254, 0.6810, 0.7928, 0.7672, 0.6838, 0.5308, 0.3490, 0.1549]}
@@ -60,18 +60,13 @@ def fitted_lengthscales(x, y, folds=10):
 
 seeds = int(sys.argv[1]) if len(sys.argv) > 1 else 10
 out = open(sys.argv[2], "w") if len(sys.argv) > 2 else sys.stdout
-b0, b1, ls = np.meshgrid(np.linspace(-1, 1, 51), np.linspace(-2, 0, 51), np.linspace(-3, 1, 51), indexing="ij")
-b0, b1, s = b0.ravel()[:, None], b1.ravel()[:, None], np.exp(0.5 * ls.ravel())[:, None]
+b0, b1, s = regression_grid()
 print("%-22s" % "cell" + " ".join("%9s" % d for d in DIVS), file=out)
 for truth in ["normal", "student-t"]:
     res = {d: [] for d in DIVS}
     lengthscales = []
     for seed in range(seeds):
-        rng = np.random.RandomState(seed)
-        x = rng.standard_normal(90)
-        e = rng.standard_normal(90) if truth == "normal" else rng.standard_t(3, 90)
-        y = -x + 0.5 * e
-        true_logg = norm.logpdf(y, -x, 0.5) if truth == "normal" else student_t.logpdf(y, 3, -x, 0.5)
+        x, y, true_logg = regression_data(seed, truth)
         logg = plateau_log_g(y)
         lengthscales += fitted_lengthscales(x, y)
         logp = norm.logpdf(y[None, :], b0 + b1 * x[None, :], s)
