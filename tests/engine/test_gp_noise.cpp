@@ -116,6 +116,7 @@ private slots:
         // The Gaussian kernel has its own gradient path (GpRegression::gaussianGradient).
         QTest::addColumn<KernelKind>("kind");
         QTest::newRow("matern32") << KernelKind::Matern32;
+        QTest::newRow("matern52") << KernelKind::Matern52; // generalised Bayes' surface kernel
         QTest::newRow("gaussian") << KernelKind::Gaussian;
     }
 
