@@ -279,7 +279,7 @@ std::vector<Eigen::MatrixXd> Kernel::matrixGradients(const Eigen::MatrixXd& x, c
     // had cost a quarter of a generalised-Bayes run (every gradient of its surface GP's refits).
     const bool matern52 = m_kind == KernelKind::Matern52;
     const double c = matern52 ? kSqrt5 : kSqrt3;
-    std::vector<Eigen::MatrixXd> gd(std::size_t(dims), Eigen::MatrixXd(n, n));
+    g.resize(std::size_t(1 + dims), Eigen::MatrixXd(n, n));
     for (int j = 0; j < n; ++j)
         for (int i = j; i < n; ++i) {
             double r2 = 0;
@@ -289,11 +289,9 @@ std::vector<Eigen::MatrixXd> Kernel::matrixGradients(const Eigen::MatrixXd& x, c
             const double factor =
                 matern52 ? k(i, j) * (5.0 / 3.0) * (1 + s) / (1 + s + s * s / 3) : k(i, j) * 3 / (1 + s);
             for (int d = 0; d < dims; ++d)
-                gd[std::size_t(d)](i, j) = gd[std::size_t(d)](j, i) =
+                g[std::size_t(1 + d)](i, j) = g[std::size_t(1 + d)](j, i) =
                     factor * std::pow((x(i, d) - x(j, d)) / m_w[d], 2);
         }
-    for (Eigen::MatrixXd& m : gd)
-        g.push_back(std::move(m));
     return g;
 }
 
