@@ -12,6 +12,8 @@ packages=(
   xvfb xauth xfonts-base fonts-dejavu-core
   imagemagick poppler-utils desktop-file-utils
   clang-format
+  # the cluster recipes' tests: a private single-node Slurm and GNU parallel
+  slurmctld slurmd slurm-client munge parallel python3
 )
 
 # --fuzz adds clang and its sanitizer and libFuzzer runtimes for scripts/fuzz.sh.
