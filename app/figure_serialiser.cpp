@@ -160,6 +160,12 @@ QByteArray figureToJson(const QString& scenarioId, const ParameterSchema& schema
         else
             groups["data"][key] = numbers(values);
     }
+    for (const auto& [name, rows] : figure.dataMatrices) {
+        QJsonArray matrix;
+        for (const std::vector<double>& row : rows)
+            matrix.append(numbers(row));
+        groups["data"][QString::fromStdString(name)] = matrix;
+    }
     for (const auto& [group, columns] : groups)
         root[group] = columns;
     return QJsonDocument(root).toJson(QJsonDocument::Indented);

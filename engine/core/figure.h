@@ -115,6 +115,9 @@ struct Figure {
     // goes under a top-level "group" instead, for per-datum quantities that are not data
     // (e.g. "latent.mu" → "latent": {"mu": …}).
     std::vector<std::pair<std::string, std::vector<double>>> data;
+    // Observations that are matrices, by name, written as nested arrays (one per row) under
+    // "data" beside the vectors above, e.g. {"X": [[…], …]} for the rows of a data matrix.
+    std::vector<std::pair<std::string, std::vector<std::vector<double>>>> dataMatrices;
 };
 
 } // namespace evx
