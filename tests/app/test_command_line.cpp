@@ -6,6 +6,7 @@
 #include "scenarios/registry.h"
 #include "session.h"
 
+#include <QElapsedTimer>
 #include <QImage>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -230,7 +231,13 @@ private slots:
               "--dpi 5000 is not a resolution from 36 to 2400");
         print("too many pixels", {"--width-mm", "1000", "--height-mm", "1000", "--dpi", "2400"},
               "more than 64 million");
-        print("font too large", {"--width-mm", "20", "--font-pt", "12"}, "does not fit");
+        print("font too large", {"--width-mm", "40", "--font-pt", "12"}, "does not fit a 40 mm wide figure");
+        // No text of 4 pt or more fits: the message names the size that does, not a smaller text.
+        print("width 10", {"--width-mm", "10"},
+              "a 10 mm wide figure is too small for text of 4 pt, the smallest drawn: use at least 21.2 mm "
+              "wide");
+        print("width and height too small", {"--width-mm", "89", "--height-mm", "12"},
+              "a 89 x 12 mm figure is too small for text of 4 pt");
         print("font 0", {"--font-pt", "0"}, "--font-pt 0 is not a text size");
         print("unknown figure size", {"--figure-size", "poster"},
               "is not one of single-column, double-column, slide");
@@ -304,6 +311,21 @@ private slots:
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("column 'second' holds '2147483648', beyond"), qPrintable(r.err));
         QVERIFY(!QFile::exists(dir.filePath("o.json")));
+    }
+
+    void printSizeIsCheckedBeforeTheRun()
+    {
+        // A BNN trained for 30 000 epochs runs for minutes; a print size no text fits is
+        // refused before it starts, within seconds (it was refused only after the run).
+        QTemporaryDir dir;
+        QElapsedTimer timer;
+        timer.start();
+        const Result r = evx::testing::runApp({"--scenario", "bnn-ncai", "--set", "epochs=30000", "--export",
+                                               dir.filePath("f.pdf"), "--width-mm", "10"},
+                                              60000);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("too small for text of 4 pt"), qPrintable(r.err));
+        QVERIFY2(timer.elapsed() < 20000, qPrintable(QString("%1 ms").arg(timer.elapsed())));
     }
 
     void readOnlyExportTargetIsKept()
