@@ -56,8 +56,8 @@ int positive(const QString& text, const char* option, int maximum)
     return v;
 }
 
-// The options every table takes, and those its study declares, for the error message of
-// an unknown one.
+// The options every table takes, and those its study declares, for the error
+// message of an unknown one.
 QString knownOptions(const Study* study)
 {
     QString known = "--table, --merge, --set, --jobs, --shard, --export";
@@ -85,7 +85,8 @@ bool isTableCommand(const QStringList& arguments)
 
 namespace {
 
-// The study an argument list names: --table ID, or the table inside the first --merge file.
+// The study an argument list names: --table ID, or the table inside the first
+// --merge file.
 QString studyIdOf(const QStringList& args)
 {
     for (int i = 0; i < args.size(); ++i) {
@@ -107,7 +108,8 @@ QString studyIdOf(const QStringList& args)
     return {};
 }
 
-// The cells whose `column` label is in the comma list; every name must label some cell.
+// The cells whose `column` label is in the comma list; every name must label
+// some cell.
 std::vector<StudyCell> keepCells(const std::vector<StudyCell>& cells, const std::string& column,
                                  const QString& option, const QString& list, const QString& studyId)
 {
@@ -147,7 +149,12 @@ std::variant<TableCommand, QString> parseTableCommand(const QStringList& args)
         command.study = *study;
         command.replicates = study->defaultReplicates;
         command.restarts = study->defaultRestarts;
-        const auto scenario = ScenarioRegistry::instance().find(study->scenarioId);
+        // Every scenario the cells run: a --set must name a parameter of each.
+        std::map<std::string, std::shared_ptr<const Scenario>> scenarios;
+        for (const StudyCell& c : study->cells)
+            if (!(scenarios[study->scenarioOf(c)] = ScenarioRegistry::instance().find(study->scenarioOf(c))))
+                throw std::runtime_error("table " + study->id + " runs an unknown scenario " +
+                                         quoteForMessage(study->scenarioOf(c)));
         ParameterValues overrides;
         bool merge = false;
         for (int i = 0; i < args.size(); ++i) {
@@ -201,12 +208,14 @@ std::variant<TableCommand, QString> parseTableCommand(const QStringList& args)
                 } else {
                     name = QString::fromStdString(*studyOption(study->parameterOptions));
                 }
-                if (!scenario->schema().find(name.toStdString()))
-                    throw std::runtime_error(QString("--set: %1 is not a parameter of %2")
-                                                 .arg(quoted(name), QString::fromStdString(study->scenarioId))
-                                                 .toStdString());
-                overrides[name.toStdString()] =
-                    scenario->schema().parse(name.toStdString(), text.toStdString());
+                for (const auto& [scenarioId, scenario] : scenarios) {
+                    if (!scenario->schema().find(name.toStdString()))
+                        throw std::runtime_error(QString("--set: %1 is not a parameter of %2")
+                                                     .arg(quoted(name), QString::fromStdString(scenarioId))
+                                                     .toStdString());
+                    overrides[name.toStdString()] =
+                        scenario->schema().parse(name.toStdString(), text.toStdString());
+                }
             } else
                 throw std::runtime_error(QString("unknown argument %1 for --table %2 (options: %3)")
                                              .arg(quoted(arg), id, knownOptions(study))
@@ -274,9 +283,11 @@ int runTableCommand(const TableCommand& command)
         return writeExports(command, results);
     }
 
-    const auto scenario = ScenarioRegistry::instance().find(study.scenarioId);
-    // Interleaved slices: run i (cell-major, then replicate, then restart) belongs to shard
-    // (i mod N) + 1.
+    std::vector<std::shared_ptr<const Scenario>> scenarioOfCell;
+    for (const StudyCell& c : study.cells)
+        scenarioOfCell.push_back(ScenarioRegistry::instance().find(study.scenarioOf(c)));
+    // Interleaved slices: run i (cell-major, then replicate, then restart)
+    // belongs to shard (i mod N) + 1.
     std::vector<WorkItem> work;
     std::size_t i = 0;
     for (std::size_t c = 0; c < study.cells.size(); ++c)
@@ -299,13 +310,17 @@ int runTableCommand(const TableCommand& command)
             StudyRun run{item.cell, item.replicate, item.restart,
                          std::vector<double>(study.metrics.size(), NAN), NAN};
             try {
+                const Scenario* scenario = scenarioOfCell[std::size_t(item.cell)].get();
+                if (!scenario)
+                    throw std::runtime_error("unknown scenario " +
+                                             study.scenarioOf(study.cells[std::size_t(item.cell)]));
                 ParameterValues values = scenario->schema().defaults();
                 for (const auto& [k, v] :
                      study.runValues(study.cells[std::size_t(item.cell)], item.replicate, item.restart))
                     values[k] = v;
                 const Figure figure = scenario->runChecked({values, {}, {}}, context);
-                // A metric a cell does not have (e.g. a latent statistic of a network without a
-                // latent) stays empty in its row; the others count.
+                // A metric a cell does not have (e.g. a latent statistic of a network
+                // without a latent) stays empty in its row; the others count.
                 for (std::size_t m = 0; m < study.metrics.size(); ++m)
                     try {
                         run.values[m] = study.metricValue(study.metrics[m], figure.summary);

@@ -7,6 +7,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -14,7 +15,8 @@ namespace evx {
 namespace {
 
 struct MetricAggregate {
-    double mean = NAN, sd = NAN;
+    double mean = NAN,
+           sd = NAN; // `mean` holds the median for Study::medianMetrics
     int count = 0;
 };
 
@@ -23,8 +25,20 @@ struct CellAggregate {
     int replicates = 0;
 };
 
-// Of two restarts of one replicate, the one the study keeps: the larger selection value, ties
-// and unselected studies to the lower restart, so the choice never depends on run order.
+// The middle value, or the mean of the two middle ones.
+double median(std::vector<double> v)
+{
+    const std::size_t h = v.size() / 2;
+    std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(h), v.end());
+    const double upper = v[h];
+    if (v.size() % 2 == 1)
+        return upper;
+    return (*std::max_element(v.begin(), v.begin() + std::ptrdiff_t(h)) + upper) / 2;
+}
+
+// Of two restarts of one replicate, the one the study keeps: the larger
+// selection value, ties and unselected studies to the lower restart, so the
+// choice never depends on run order.
 bool preferred(const StudyRun& a, const StudyRun& b, bool selecting)
 {
     if (selecting) {
@@ -39,8 +53,8 @@ bool preferred(const StudyRun& a, const StudyRun& b, bool selecting)
 
 std::map<int, CellAggregate> aggregate(const Study& study, const std::vector<StudyRun>& runs)
 {
-    // Ordered by cell, then replicate: sums run in replicate order, so a merged table equals the
-    // unsharded one to the last bit.
+    // Ordered by cell, then replicate: sums run in replicate order, so a merged
+    // table equals the unsharded one to the last bit.
     std::map<std::pair<int, int>, const StudyRun*> chosen;
     for (const StudyRun& r : runs) {
         const StudyRun*& c = chosen[{r.cell, r.replicate}];
@@ -70,13 +84,14 @@ std::map<int, CellAggregate> aggregate(const Study& study, const std::vector<Stu
             MetricAggregate m;
             m.count = int(v.size());
             if (!v.empty()) {
-                m.mean = 0;
+                double mean = 0;
                 for (double x : v)
-                    m.mean += x / double(v.size());
+                    mean += x / double(v.size());
                 double s = 0;
                 for (double x : v)
-                    s += (x - m.mean) * (x - m.mean);
+                    s += (x - mean) * (x - mean);
                 m.sd = v.size() > 1 ? std::sqrt(s / double(v.size() - 1)) : NAN;
+                m.mean = study.isMedian(study.metrics[a.metrics.size()]) ? median(v) : mean;
             }
             a.metrics.push_back(m);
         }
@@ -85,8 +100,8 @@ std::map<int, CellAggregate> aggregate(const Study& study, const std::vector<Stu
     return out;
 }
 
-// The cells that have results, in table order: rows of another shard or filter, or not
-// reached before Ctrl+C, are left out.
+// The cells that have results, in table order: rows of another shard or filter,
+// or not reached before Ctrl+C, are left out.
 std::vector<std::pair<const StudyCell*, CellAggregate>> tableRows(const Study& study,
                                                                   const std::vector<StudyRun>& runs)
 {
@@ -98,9 +113,12 @@ std::vector<std::pair<const StudyCell*, CellAggregate>> tableRows(const Study& s
     return rows;
 }
 
+// A median metric says so in its name: "median_m" or "m_median".
 QString meanName(const Study& study, const std::string& metric)
 {
     const QString m = QString::fromStdString(metric);
+    if (study.isMedian(metric))
+        return study.naming == RowNaming::MeanSdPrefix ? "median_" + m : m + "_median";
     return study.naming == RowNaming::MeanSdPrefix ? "mean_" + m : m;
 }
 
@@ -151,6 +169,18 @@ QString csvNumber(double v)
     return std::isfinite(v) ? QString::number(v, 'g', 10) : QString();
 }
 
+// "`a`" or "`a`, `b`": the scenarios the cells run, in table order.
+QString scenarioNames(const Study& study)
+{
+    QStringList ids;
+    for (const StudyCell& c : study.cells)
+        if (const QString id = "`" + QString::fromStdString(study.scenarioOf(c)) + "`"; !ids.contains(id))
+            ids << id;
+    if (ids.isEmpty())
+        ids << "`" + QString::fromStdString(study.scenarioId) + "`";
+    return ids.join(", ");
+}
+
 } // namespace
 
 QByteArray tableJson(const Study& study, const std::vector<StudyRun>& runs)
@@ -195,6 +225,12 @@ QByteArray tableJson(const Study& study, const std::vector<StudyRun>& runs)
         root["select_by"] = QString::fromStdString(study.selectBy);
     if (!study.note.empty())
         root["note"] = QString::fromStdString(study.note);
+    if (!study.medianMetrics.empty()) {
+        QJsonArray medians;
+        for (const std::string& m : study.medianMetrics)
+            medians.append(QString::fromStdString(m));
+        root["median_metrics"] = medians;
+    }
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
 
@@ -234,8 +270,15 @@ QByteArray tableMarkdown(const Study& study, const std::vector<StudyRun>& runs)
     QStringList names;
     for (const std::string& m : study.metrics)
         names << QString::fromStdString(m);
-    out += QString("%1 of `%2` over %3, ours (mean ± sd) beside the paper's")
-               .arg(names.join(", "), QString::fromStdString(study.scenarioId), count);
+    QStringList medians;
+    for (const std::string& m : study.medianMetrics)
+        medians << QString::fromStdString(m);
+    const QString centre = medians.isEmpty() ? QString("mean ± sd")
+                           : medians.size() == names.size()
+                               ? QString("median ± sd")
+                               : "mean ± sd; median ± sd for " + medians.join(", ");
+    out += QString("%1 of %2 over %3, ours (%4) beside the paper's")
+               .arg(names.join(", "), scenarioNames(study), count, centre);
     if (!study.selectBy.empty())
         out += QString("; each %1 keeps the restart with the largest %2")
                    .arg(QString::fromStdString(study.replicateKey), QString::fromStdString(study.selectBy));
@@ -250,13 +293,14 @@ QByteArray tableMarkdown(const Study& study, const std::vector<StudyRun>& runs)
     }
     const bool single = study.metrics.size() == 1;
     if (single) {
-        header += " ours | " + count + " | paper | ours − paper |";
+        header += QString(" ours%1 | ").arg(study.isMedian(study.metrics.front()) ? " (median)" : "") +
+                  count + " | paper | ours − paper |";
         rule += "---|---|---|---|";
     } else {
         header += " " + count + " |";
         rule += "---|";
         for (const std::string& m : study.metrics) {
-            header += " " + QString::fromStdString(m) + " |";
+            header += " " + QString::fromStdString(m) + (study.isMedian(m) ? " (median)" : "") + " |";
             rule += "---|";
             if (anyPaper(study, m)) {
                 header += " paper |";

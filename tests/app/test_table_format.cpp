@@ -1,7 +1,10 @@
-// The table made from a study's runs, without running a scenario: the best restart per
-// replicate counts, every metric gets its mean and sd in the study's naming, a table read back
-// from its JSON (as --merge does) equals the original, failed runs are left out, and a
-// study's note is printed with it.
+// The table made from a study's runs: the best restart per replicate counts,
+// every metric gets its mean (or median) and sd in the study's naming, a table
+// read back from its JSON (as
+// --merge does) equals the original, failed runs are left out, and a study's
+// note is printed with it. One table runs in-process, its cells of different
+// scenarios.
+#include "table_command.h"
 #include "table_format.h"
 
 #include <QJsonArray>
@@ -16,8 +19,9 @@ using namespace evx;
 
 namespace {
 
-// Two cells × 3 splits × 2 restarts, metrics a and b, selected by "val"; the second restart of
-// each split is better except on split 1, where its selection value is not finite.
+// Two cells × 3 splits × 2 restarts, metrics a and b, selected by "val"; the
+// second restart of each split is better except on split 1, where its selection
+// value is not finite.
 Study selectingStudy()
 {
     Study s;
@@ -45,7 +49,8 @@ std::vector<StudyRun> selectingRuns()
         for (int split = 0; split < 3; ++split)
             for (int restart = 0; restart < 2; ++restart) {
                 const double select = split == 1 && restart == 1 ? NAN : double(restart);
-                // a = 10·cell + split + 100·restart: which restart won shows in the hundreds.
+                // a = 10·cell + split + 100·restart: which restart won shows in the
+                // hundreds.
                 runs.push_back(
                     {cell, split, restart, {10.0 * cell + split + 100.0 * restart, -1.0 * split}, select});
             }
@@ -70,7 +75,8 @@ private slots:
         QCOMPARE(rows.size(), 2);
         const QJsonObject first = rows[0].toObject();
         QCOMPARE(first.value("dataset").toString(), QString("one"));
-        // Splits 0 and 2 keep restart 1 (a = 100, 102); split 1 keeps restart 0 (a = 1).
+        // Splits 0 and 2 keep restart 1 (a = 100, 102); split 1 keeps restart 0 (a
+        // = 1).
         QCOMPARE(first.value("a").toDouble(), (100.0 + 1.0 + 102.0) / 3);
         QCOMPARE(first.value("b").toDouble(), -1.0);
         QCOMPARE(first.value("b_sd").toDouble(), 1.0);
@@ -121,7 +127,8 @@ private slots:
         study.selectBy.clear();
         const QByteArray csv = tableCsv(study, selectingRuns());
         QVERIFY2(csv.startsWith("dataset,mean_a,sd_a,mean_b,sd_b,splits,paper_a\n"), csv.constData());
-        // Without a selection key the lower restart counts: a = 0, 1, 2 for cell one.
+        // Without a selection key the lower restart counts: a = 0, 1, 2 for cell
+        // one.
         QVERIFY2(csv.contains("\none,1,1,-1,1,3,1.5\n"), csv.constData());
     }
 
@@ -137,6 +144,71 @@ private slots:
         QVERIFY2(markdown.contains(".\n\nRead the rows swapped.\n\n| dataset |"), markdown.constData());
         QCOMPARE(QJsonDocument::fromJson(tableJson(study, runs)).object().value("note").toString(),
                  QString("Read the rows swapped."));
+    }
+
+    void medianMetricsAreAggregatedAndNamedAsMedians()
+    {
+        Study study = selectingStudy();
+        study.selectBy.clear(); // restart 0 counts: a = 10·cell + split, b = −split
+        std::vector<StudyRun> runs = selectingRuns();
+        // A fourth split whose a is far off: the mean moves, the median (of 0, 1,
+        // 2, 1000) is 1.5.
+        runs.push_back({0, 3, 0, {1000, -3}, 0});
+        study.medianMetrics = {"a"};
+        const QJsonObject first = rowsOf(tableJson(study, runs))[0].toObject();
+        QCOMPARE(first.value("a_median").toDouble(), 1.5);
+        QVERIFY(!first.contains("a"));
+        QCOMPARE(first.value("b").toDouble(), -1.5); // b keeps the mean
+        QCOMPARE(QJsonDocument::fromJson(tableJson(study, runs)).object().value("median_metrics").toArray(),
+                 QJsonArray{"a"});
+        QVERIFY2(tableCsv(study, runs).startsWith("dataset,a_median,a_sd,b,b_sd,splits,paper_a\n"),
+                 tableCsv(study, runs).constData());
+        const QByteArray markdown = tableMarkdown(study, runs);
+        QVERIFY2(markdown.contains("| a (median) |") && markdown.contains("median ± sd for a"),
+                 markdown.constData());
+        QVERIFY2(markdown.contains("| one | 4 | 1.5000 ± "), markdown.constData());
+        study.naming = RowNaming::MeanSdPrefix;
+        QVERIFY(rowsOf(tableJson(study, runs))[0].toObject().contains("median_a"));
+        // An even count of two: the mean of both.
+        QCOMPARE(rowsOf(tableJson(study, {runs[0], runs[2]}))[0].toObject().value("median_a").toDouble(),
+                 0.5);
+    }
+
+    void aCellRunsItsOwnScenario()
+    {
+        // Two cells of one table: the first runs the study's scenario, the second
+        // its own. The metric tells them apart by a summary key only ue-discrete
+        // writes.
+        Study study;
+        study.id = "toy-scenarios";
+        study.title = "Toy";
+        study.scenarioId = "ue-gaussian";
+        study.metrics = {"discrete"};
+        study.columns = {"model"};
+        study.replicateValues = [](int, int) { return ParameterValues{}; };
+        study.derive = [](const std::string&, const Summary& s) {
+            return s.contains("equivalence.max_abs_diff") ? 1.0 : 0.0;
+        };
+        StudyCell gaussian, discrete;
+        gaussian.labels = {{"model", "gaussian"}};
+        discrete.labels = {{"model", "discrete"}};
+        discrete.scenarioId = "ue-discrete";
+        study.cells = {gaussian, discrete};
+        QTemporaryDir dir;
+        TableCommand command;
+        command.study = study;
+        command.replicates = 1;
+        command.exports = {dir.filePath("t.json"), dir.filePath("t.md")};
+        QCOMPARE(runTableCommand(command), 0);
+        QFile f(dir.filePath("t.json"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonArray rows = rowsOf(f.readAll());
+        QCOMPARE(rows.size(), 2);
+        QCOMPARE(rows[0].toObject().value("mean_discrete").toDouble(), 0.0);
+        QCOMPARE(rows[1].toObject().value("mean_discrete").toDouble(), 1.0);
+        QFile md(dir.filePath("t.md"));
+        QVERIFY(md.open(QIODevice::ReadOnly));
+        QVERIFY(md.readAll().contains("discrete of `ue-gaussian`, `ue-discrete` over"));
     }
 
     void unknownCellsAreRefused()
