@@ -1,8 +1,5 @@
 #include "table_format.h"
 
-#include "core/input_limits.h"
-
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -15,8 +12,7 @@ namespace evx {
 namespace {
 
 struct MetricAggregate {
-    double mean = NAN,
-           sd = NAN; // `mean` holds the median for Study::medianMetrics
+    double mean = NAN, sd = NAN; // `mean` holds the median for Study::medianMetrics
     int count = 0;
 };
 
@@ -36,9 +32,8 @@ double median(std::vector<double> v)
     return (*std::max_element(v.begin(), v.begin() + std::ptrdiff_t(h)) + upper) / 2;
 }
 
-// Of two restarts of one replicate, the one the study keeps: the larger
-// selection value, ties and unselected studies to the lower restart, so the
-// choice never depends on run order.
+// Of two restarts of one replicate, the one the study keeps: the larger selection value, ties
+// and unselected studies to the lower restart, so the choice never depends on run order.
 bool preferred(const StudyRun& a, const StudyRun& b, bool selecting)
 {
     if (selecting) {
@@ -53,8 +48,8 @@ bool preferred(const StudyRun& a, const StudyRun& b, bool selecting)
 
 std::map<int, CellAggregate> aggregate(const Study& study, const std::vector<StudyRun>& runs)
 {
-    // Ordered by cell, then replicate: sums run in replicate order, so a merged
-    // table equals the unsharded one to the last bit.
+    // Ordered by cell, then replicate: sums run in replicate order, so a merged table equals the
+    // unsharded one to the last bit.
     std::map<std::pair<int, int>, const StudyRun*> chosen;
     for (const StudyRun& r : runs) {
         const StudyRun*& c = chosen[{r.cell, r.replicate}];
@@ -100,8 +95,8 @@ std::map<int, CellAggregate> aggregate(const Study& study, const std::vector<Stu
     return out;
 }
 
-// The cells that have results, in table order: rows of another shard or filter,
-// or not reached before Ctrl+C, are left out.
+// The cells that have results, in table order: rows of another shard or filter, or not
+// reached before Ctrl+C, are left out.
 std::vector<std::pair<const StudyCell*, CellAggregate>> tableRows(const Study& study,
                                                                   const std::vector<StudyRun>& runs)
 {
@@ -183,7 +178,37 @@ QString scenarioNames(const Study& study)
 
 } // namespace
 
-QByteArray tableJson(const Study& study, const std::vector<StudyRun>& runs)
+QJsonObject provenanceJson(const TableProvenance& p)
+{
+    return {{"options", p.options},
+            {"shard", p.shard},
+            {"shards", p.shards},
+            {"version", p.version},
+            {"total_runs", p.totalRuns}};
+}
+
+std::optional<TableProvenance> provenanceFromJson(const QJsonValue& value)
+{
+    const QJsonObject o = value.toObject();
+    auto whole = [&](const char* key, double least, double most) {
+        const QJsonValue v = o.value(key);
+        return v.isDouble() && std::floor(v.toDouble()) == v.toDouble() && v.toDouble() >= least &&
+               v.toDouble() <= most;
+    };
+    if (!o.value("options").isObject() || !o.value("version").isString() || !whole("shards", 1, 1e6) ||
+        !whole("shard", 1, o.value("shards").toDouble()) || !whole("total_runs", 0, 1e12))
+        return std::nullopt;
+    TableProvenance p;
+    p.options = o.value("options").toObject();
+    p.shard = o.value("shard").toInt();
+    p.shards = o.value("shards").toInt();
+    p.version = o.value("version").toString();
+    p.totalRuns = qint64(o.value("total_runs").toDouble());
+    return p;
+}
+
+QByteArray tableJson(const Study& study, const std::vector<StudyRun>& runs,
+                     const std::optional<TableProvenance>& provenance, const TablePartial& partial)
 {
     QJsonArray rows, runArray;
     for (const auto& [cell, a] : tableRows(study, runs)) {
@@ -223,6 +248,12 @@ QByteArray tableJson(const Study& study, const std::vector<StudyRun>& runs)
                      {"runs", runArray}};
     if (!study.selectBy.empty())
         root["select_by"] = QString::fromStdString(study.selectBy);
+    if (provenance)
+        root["provenance"] = provenanceJson(*provenance);
+    if (partial.partial) {
+        root["partial"] = true;
+        root["partial_why"] = partial.why;
+    }
     if (!study.note.empty())
         root["note"] = QString::fromStdString(study.note);
     if (!study.medianMetrics.empty()) {
@@ -234,7 +265,7 @@ QByteArray tableJson(const Study& study, const std::vector<StudyRun>& runs)
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
 
-QByteArray tableCsv(const Study& study, const std::vector<StudyRun>& runs)
+QByteArray tableCsv(const Study& study, const std::vector<StudyRun>& runs, const TablePartial& partial)
 {
     QStringList header;
     for (const std::string& c : study.columns)
@@ -245,6 +276,10 @@ QByteArray tableCsv(const Study& study, const std::vector<StudyRun>& runs)
     for (const std::string& m : study.metrics)
         if (anyPaper(study, m) || study.metrics.size() == 1)
             header << paperName(study, m);
+    // A partial table carries the mark on every row, where no reader of the numbers can miss
+    // it and the file stays plain CSV.
+    if (partial.partial)
+        header << "partial";
     QString out = header.join(',') + "\n";
     for (const auto& [cell, a] : tableRows(study, runs)) {
         QStringList fields;
@@ -258,15 +293,19 @@ QByteArray tableCsv(const Study& study, const std::vector<StudyRun>& runs)
                 const auto p = cell->paperValue(m);
                 fields << (p ? csvNumber(*p) : QString());
             }
+        if (partial.partial)
+            fields << "yes";
         out += fields.join(',') + "\n";
     }
     return out.toUtf8();
 }
 
-QByteArray tableMarkdown(const Study& study, const std::vector<StudyRun>& runs)
+QByteArray tableMarkdown(const Study& study, const std::vector<StudyRun>& runs, const TablePartial& partial)
 {
     const QString count = countName(study);
     QString out = QString("# %1\n\n").arg(QString::fromStdString(study.title));
+    if (partial.partial)
+        out += "**Partial table**: " + partial.why + "\n\n";
     QStringList names;
     for (const std::string& m : study.metrics)
         names << QString::fromStdString(m);
@@ -334,47 +373,6 @@ QByteArray tableMarkdown(const Study& study, const std::vector<StudyRun>& runs)
         out += "\n";
     }
     return out.toUtf8();
-}
-
-QString readTableRuns(const QString& path, const Study& study, std::vector<StudyRun>& runs)
-{
-    try {
-        checkDataFile(path.toStdString(), std::uintmax_t(256) << 20, "table file");
-    } catch (const std::exception& e) {
-        return QString::fromUtf8(e.what());
-    }
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return QString("cannot open %1: %2").arg(path, file.errorString());
-    const QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
-    if (root.value("table").toString() != QString::fromStdString(study.id))
-        return QString("%1 is not a %2 table").arg(path, QString::fromStdString(study.id));
-    std::map<std::vector<std::string>, int> cellOf;
-    for (std::size_t c = 0; c < study.cells.size(); ++c) {
-        std::vector<std::string> key;
-        for (const std::string& col : study.columns)
-            key.push_back(study.cells[c].label(col));
-        cellOf[key] = int(c);
-    }
-    const QString replicateKey = QString::fromStdString(study.replicateKey);
-    auto number = [](const QJsonValue& v) { return v.isDouble() ? v.toDouble() : NAN; };
-    for (const QJsonValue& v : root.value("runs").toArray()) {
-        const QJsonObject o = v.toObject();
-        std::vector<std::string> key;
-        for (const std::string& col : study.columns)
-            key.push_back(o.value(QString::fromStdString(col)).toString().toStdString());
-        const auto it = cellOf.find(key);
-        if (it == cellOf.end() || !o.value(replicateKey).isDouble())
-            return QString("%1 holds a run that is not a cell of %2")
-                .arg(path, QString::fromStdString(study.id));
-        StudyRun run{it->second, o.value(replicateKey).toInt(), o.value("restart").toInt(0), {}, NAN};
-        for (const std::string& m : study.metrics)
-            run.values.push_back(number(o.value(QString::fromStdString(m))));
-        if (!study.selectBy.empty())
-            run.select = number(o.value(QString::fromStdString(study.selectBy)));
-        runs.push_back(std::move(run));
-    }
-    return {};
 }
 
 } // namespace evx

@@ -1,9 +1,7 @@
-// The table made from a study's runs: the best restart per replicate counts,
-// every metric gets its mean (or median) and sd in the study's naming, a table
-// read back from its JSON (as
-// --merge does) equals the original, failed runs are left out, and a study's
-// note is printed with it. One table runs in-process, its cells of different
-// scenarios.
+// The table made from a study's runs: the best restart per replicate counts, every metric gets
+// its mean (or median) and sd in the study's naming, the provenance travels with the JSON, a
+// partial table says so, failed runs are left out, and a study's note is printed with it. Two
+// tables run in-process: cells of different scenarios, and every run failing.
 #include "table_command.h"
 #include "table_format.h"
 
@@ -19,9 +17,8 @@ using namespace evx;
 
 namespace {
 
-// Two cells × 3 splits × 2 restarts, metrics a and b, selected by "val"; the
-// second restart of each split is better except on split 1, where its selection
-// value is not finite.
+// Two cells × 3 splits × 2 restarts, metrics a and b, selected by "val"; the second restart of
+// each split is better except on split 1, where its selection value is not finite.
 Study selectingStudy()
 {
     Study s;
@@ -49,8 +46,7 @@ std::vector<StudyRun> selectingRuns()
         for (int split = 0; split < 3; ++split)
             for (int restart = 0; restart < 2; ++restart) {
                 const double select = split == 1 && restart == 1 ? NAN : double(restart);
-                // a = 10·cell + split + 100·restart: which restart won shows in the
-                // hundreds.
+                // a = 10·cell + split + 100·restart: which restart won shows in the hundreds.
                 runs.push_back(
                     {cell, split, restart, {10.0 * cell + split + 100.0 * restart, -1.0 * split}, select});
             }
@@ -75,8 +71,7 @@ private slots:
         QCOMPARE(rows.size(), 2);
         const QJsonObject first = rows[0].toObject();
         QCOMPARE(first.value("dataset").toString(), QString("one"));
-        // Splits 0 and 2 keep restart 1 (a = 100, 102); split 1 keeps restart 0 (a
-        // = 1).
+        // Splits 0 and 2 keep restart 1 (a = 100, 102); split 1 keeps restart 0 (a = 1).
         QCOMPARE(first.value("a").toDouble(), (100.0 + 1.0 + 102.0) / 3);
         QCOMPARE(first.value("b").toDouble(), -1.0);
         QCOMPARE(first.value("b_sd").toDouble(), 1.0);
@@ -99,25 +94,47 @@ private slots:
         QVERIFY(!tableMarkdown(study, runs).contains("| two |"));
     }
 
-    void mergingTheJsonGivesTheSameTable()
+    void provenanceTravelsWithTheJson()
     {
         const Study study = selectingStudy();
-        const std::vector<StudyRun> runs = selectingRuns();
-        QTemporaryDir dir;
-        const QString a = dir.filePath("a.json"), b = dir.filePath("b.json");
-        const std::vector<StudyRun> first(runs.begin(), runs.begin() + 5),
-            second(runs.begin() + 5, runs.end());
-        for (const auto& [path, part] : {std::pair{a, first}, std::pair{b, second}}) {
-            QFile f(path);
-            QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write(tableJson(study, part));
-        }
-        std::vector<StudyRun> merged;
-        QCOMPARE(readTableRuns(a, study, merged), QString());
-        QCOMPARE(readTableRuns(b, study, merged), QString());
-        QCOMPARE(merged.size(), runs.size());
-        QCOMPARE(rowsOf(tableJson(study, merged)), rowsOf(tableJson(study, runs)));
-        QCOMPARE(tableCsv(study, merged), tableCsv(study, runs));
+        TableProvenance p;
+        p.options = {{"--splits", 3}, {"--restarts", 2}, {"epochs", 300}};
+        p.shard = 2;
+        p.shards = 3;
+        p.version = "0.1.0 (abc)";
+        p.totalRuns = 12;
+        const QJsonObject root = QJsonDocument::fromJson(tableJson(study, selectingRuns(), p)).object();
+        const auto back = provenanceFromJson(root.value("provenance"));
+        QVERIFY(back);
+        QCOMPARE(back->options, p.options);
+        QCOMPARE(back->shard, 2);
+        QCOMPARE(back->shards, 3);
+        QCOMPARE(back->version, p.version);
+        QCOMPARE(back->totalRuns, qint64(12));
+        QVERIFY(!root.contains("partial"));
+        // A shard past the count, or a count that is not whole, is no provenance.
+        QJsonObject bad = root.value("provenance").toObject();
+        bad["shard"] = 4;
+        QVERIFY(!provenanceFromJson(bad));
+        bad["shard"] = 1.5;
+        QVERIFY(!provenanceFromJson(bad));
+        QVERIFY(!provenanceFromJson(QJsonValue("text")));
+    }
+
+    void aPartialTableSaysSoInEveryFormat()
+    {
+        const Study study = selectingStudy();
+        const TablePartial partial{true, "3 of the 12 runs"};
+        const QJsonObject root =
+            QJsonDocument::fromJson(tableJson(study, selectingRuns(), std::nullopt, partial)).object();
+        QCOMPARE(root.value("partial").toBool(), true);
+        QCOMPARE(root.value("partial_why").toString(), QString("3 of the 12 runs"));
+        const QByteArray csv = tableCsv(study, selectingRuns(), partial);
+        QVERIFY2(csv.startsWith("dataset,a,a_sd,b,b_sd,splits,paper_a,partial\n") && csv.contains(",yes\n"),
+                 csv.constData());
+        QVERIFY(
+            tableMarkdown(study, selectingRuns(), partial).contains("**Partial table**: 3 of the 12 runs\n"));
+        QVERIFY(!tableMarkdown(study, selectingRuns()).contains("Partial"));
     }
 
     void namesFollowTheStudy()
@@ -127,8 +144,7 @@ private slots:
         study.selectBy.clear();
         const QByteArray csv = tableCsv(study, selectingRuns());
         QVERIFY2(csv.startsWith("dataset,mean_a,sd_a,mean_b,sd_b,splits,paper_a\n"), csv.constData());
-        // Without a selection key the lower restart counts: a = 0, 1, 2 for cell
-        // one.
+        // Without a selection key the lower restart counts: a = 0, 1, 2 for cell one.
         QVERIFY2(csv.contains("\none,1,1,-1,1,3,1.5\n"), csv.constData());
     }
 
@@ -151,8 +167,7 @@ private slots:
         Study study = selectingStudy();
         study.selectBy.clear(); // restart 0 counts: a = 10·cell + split, b = −split
         std::vector<StudyRun> runs = selectingRuns();
-        // A fourth split whose a is far off: the mean moves, the median (of 0, 1,
-        // 2, 1000) is 1.5.
+        // A fourth split whose a is far off: the mean moves, the median (of 0, 1, 2, 1000) is 1.5.
         runs.push_back({0, 3, 0, {1000, -3}, 0});
         study.medianMetrics = {"a"};
         const QJsonObject first = rowsOf(tableJson(study, runs))[0].toObject();
@@ -176,9 +191,8 @@ private slots:
 
     void aCellRunsItsOwnScenario()
     {
-        // Two cells of one table: the first runs the study's scenario, the second
-        // its own. The metric tells them apart by a summary key only ue-discrete
-        // writes.
+        // Two cells of one table: the first runs the study's scenario, the second its own. The
+        // metric tells them apart by a summary key only ue-discrete writes.
         Study study;
         study.id = "toy-scenarios";
         study.title = "Toy";
@@ -211,18 +225,28 @@ private slots:
         QVERIFY(md.readAll().contains("discrete of `ue-gaussian`, `ue-discrete` over"));
     }
 
-    void unknownCellsAreRefused()
+    void aTableWhoseEveryRunFailsExitsNonZero()
     {
-        Study study = selectingStudy();
+        // A cell the scenario refuses at run time (sigma_x < 0): every run fails, and the
+        // command says so instead of writing an empty table with exit 0.
+        Study study;
+        study.id = "toy-failing";
+        study.title = "Toy";
+        study.scenarioId = "ue-gaussian";
+        study.metrics = {"anything"};
+        study.columns = {"model"};
+        study.replicateValues = [](int, int) { return ParameterValues{}; };
+        StudyCell cell;
+        cell.labels = {{"model", "broken"}};
+        cell.values = {{"sigma_x", -1}};
+        study.cells = {cell};
         QTemporaryDir dir;
-        const QString path = dir.filePath("t.json");
-        QFile f(path);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(tableJson(study, selectingRuns()));
-        f.close();
-        study.cells.pop_back();
-        std::vector<StudyRun> runs;
-        QVERIFY(readTableRuns(path, study, runs).contains("not a cell"));
+        TableCommand command;
+        command.study = study;
+        command.replicates = 2;
+        command.exports = {dir.filePath("t.json")};
+        QCOMPARE(runTableCommand(command), 1);
+        QVERIFY(!QFile::exists(dir.filePath("t.json")));
     }
 };
 
