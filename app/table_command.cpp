@@ -130,6 +130,7 @@ TableCommand parseMerge(const QStringList& args)
         throw std::runtime_error(why->toStdString());
     MergedTable& m = std::get<MergedTable>(merged);
     command.merge = true;
+    command.mergedFiles = int(inputs.size());
     command.study = std::move(m.study);
     command.mergedRuns = std::move(m.runs);
     command.mergedPartial = m.partial;

@@ -32,6 +32,7 @@ struct TableCommand {
     TableProvenance provenance;
     // --merge: the shards' runs, read and checked by parseTableCommand; no runs are made.
     bool merge = false;
+    int mergedFiles = 0;
     std::vector<StudyRun> mergedRuns;
     TablePartial mergedPartial;
 };

@@ -77,8 +77,8 @@ int runTableCommand(const TableCommand& command)
 {
     const Study& study = command.study;
     if (command.merge) {
-        std::fprintf(stderr, "%s: merged %zu runs from %d shards%s\n", study.id.c_str(),
-                     command.mergedRuns.size(), command.provenance.shards,
+        std::fprintf(stderr, "%s: merged %zu runs from %d files%s\n", study.id.c_str(),
+                     command.mergedRuns.size(), command.mergedFiles,
                      command.mergedPartial.partial ? " (partial: --allow-partial)" : "");
         return writeExports(command, command.mergedRuns, command.mergedPartial);
     }

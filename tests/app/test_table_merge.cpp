@@ -100,6 +100,7 @@ private slots:
     {
         const Result r = evx::testing::runApp({"--merge", m_b, m_a, "--export", path("m.json")});
         QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.contains("gb-table3: merged 32 runs from 2 files"), qPrintable(r.err));
         const QJsonObject m = readJson(path("m.json"));
         QCOMPARE(m.value("rows").toArray().size(), 16);
         QVERIFY(!m.contains("partial"));
