@@ -351,12 +351,15 @@ std::variant<CommandLine, QString> parseCommandLine(const QStringList& givenArgs
                 throw InvalidParameter(QString("--font-pt %1 is not a text size from 4 to 72 pt")
                                            .arg(*print.fontPt)
                                            .toStdString());
+            const bool raster = std::any_of(cl.exports.begin(), cl.exports.end(), [](const QString& path) {
+                return exportFormatFor(path) == ExportFormat::Png;
+            });
+            // Everything the size decides without the figure, before the run it would waste.
+            if (print.physical())
+                if (const QString why = checkPrintRequest(print, raster); !why.isEmpty())
+                    throw InvalidParameter(why.toStdString());
             cl.figure = cl.scenario->runChecked(cl.input, {});
             if (print.physical()) {
-                const bool raster =
-                    std::any_of(cl.exports.begin(), cl.exports.end(), [](const QString& path) {
-                        return exportFormatFor(path) == ExportFormat::Png;
-                    });
                 auto resolved = resolvePrintSize(print, cl.figure, raster);
                 if (const auto* why = std::get_if<QString>(&resolved))
                     throw InvalidParameter(why->toStdString());

@@ -123,8 +123,13 @@ QString figureSizePresetList()
     return names.join(", ");
 }
 
-std::variant<PrintSize, QString> resolvePrintSize(const PrintRequest& request, const Figure& figure,
-                                                  bool raster)
+namespace {
+
+// The print size, or why it is refused. Without a figure (the command line checks the request
+// before it runs anything) a height that follows the figure is unknown: only what the width
+// and the explicit values decide is checked, so that a run is never spent on a size that
+// cannot be drawn.
+std::variant<PrintSize, QString> resolve(const PrintRequest& request, const Figure* figure, bool raster)
 {
     const FigureSizePreset* preset = nullptr;
     if (!request.preset.isEmpty()) {
@@ -147,8 +152,10 @@ std::variant<PrintSize, QString> resolvePrintSize(const PrintRequest& request, c
         return QString("--height-mm %1 is not a height from 10 to 1000 mm").arg(*request.heightMm);
     if (!inRange(request.dpi, 36, kMaxPrintDpi))
         return QString("--dpi %1 is not a resolution from 36 to %2 dpi").arg(*request.dpi).arg(kMaxPrintDpi);
-    if (!inRange(request.fontPt, 4, 72))
-        return QString("--font-pt %1 is not a text size from 4 to 72 pt").arg(*request.fontPt);
+    if (!inRange(request.fontPt, kMinPrintFontPt, 72))
+        return QString("--font-pt %1 is not a text size from %2 to 72 pt")
+            .arg(*request.fontPt)
+            .arg(kMinPrintFontPt);
     if (!request.physical()) {
         return QString("a print size needs --width-mm or --figure-size");
     }
@@ -159,24 +166,43 @@ std::variant<PrintSize, QString> resolvePrintSize(const PrintRequest& request, c
     size.widthMm = preset ? preset->widthMm : *request.widthMm;
     size.fontPt = request.fontPt.value_or(preset ? preset->fontPt : kDefaultPrintFontPt);
     size.dpi = request.dpi.value_or(preset ? preset->dpi : kDefaultPrintDpi);
+    bool heightKnown = true;
     if (request.heightMm)
         size.heightMm = *request.heightMm;
     else if (preset && preset->heightMm > 0)
         size.heightMm = preset->heightMm;
-    else
+    else if (figure)
         size.heightMm =
-            std::clamp(PlotView::naturalHeightMm(figure, size.widthMm, size.fontPt), 10.0, 1000.0);
+            std::clamp(PlotView::naturalHeightMm(*figure, size.widthMm, size.fontPt), 10.0, 1000.0);
+    else {
+        size.heightMm = 1000; // the tallest a figure's own height gets: the most room for text
+        heightKnown = false;
+    }
 
     // Ticks, labels and a legend need about 15 em across and 10 em down.
     const double largestFont = std::min(size.widthPt() / 15, size.heightPt() / 10);
+    const QString dimensions =
+        heightKnown ? QString("%1 x %2 mm").arg(size.widthMm, 0, 'g', 4).arg(size.heightMm, 0, 'g', 4)
+                    : QString("%1 mm wide").arg(size.widthMm, 0, 'g', 4);
+    if (largestFont < kMinPrintFontPt) {
+        // Even the smallest text does not fit: name the size that takes it, not a smaller text.
+        constexpr double mmPerPt = 25.4 / 72;
+        const double widthMm = std::ceil(kMinPrintFontPt * 15 * mmPerPt * 10) / 10;
+        const double heightMm = std::ceil(kMinPrintFontPt * 10 * mmPerPt * 10) / 10;
+        return QString("a %1 figure is too small for text of %2 pt, the smallest drawn: use at least %3 mm "
+                       "wide%4")
+            .arg(dimensions)
+            .arg(kMinPrintFontPt)
+            .arg(widthMm)
+            .arg(heightKnown ? QString(" and %1 mm high").arg(heightMm) : QString());
+    }
     if (size.fontPt > largestFont)
-        return QString("%1 pt text does not fit a %2 x %3 mm figure: use at most %4 pt, or a larger size")
+        return QString("%1 pt text does not fit a %2 figure: use at most %3 pt, or a larger size")
             .arg(size.fontPt)
-            .arg(size.widthMm, 0, 'g', 4)
-            .arg(size.heightMm, 0, 'g', 4)
+            .arg(dimensions)
             .arg(std::floor(largestFont * 10) / 10);
     const QSize pixels = size.pixels();
-    if (raster && double(pixels.width()) * pixels.height() > kMaxPrintPixels)
+    if (heightKnown && raster && double(pixels.width()) * pixels.height() > kMaxPrintPixels)
         return QString(
                    "%1 x %2 mm at %3 dpi is %4 x %5 pixels, more than %6 million: lower --dpi or the size")
             .arg(size.widthMm, 0, 'g', 4)
@@ -186,6 +212,21 @@ std::variant<PrintSize, QString> resolvePrintSize(const PrintRequest& request, c
             .arg(pixels.height())
             .arg(kMaxPrintPixels / 1e6);
     return size;
+}
+
+} // namespace
+
+std::variant<PrintSize, QString> resolvePrintSize(const PrintRequest& request, const Figure& figure,
+                                                  bool raster)
+{
+    return resolve(request, &figure, raster);
+}
+
+QString checkPrintRequest(const PrintRequest& request, bool raster)
+{
+    const auto resolved = resolve(request, nullptr, raster);
+    const auto* why = std::get_if<QString>(&resolved);
+    return why ? *why : QString();
 }
 
 } // namespace evx

@@ -57,6 +57,7 @@ struct PrintRequest {
     bool physical() const { return !preset.isEmpty() || widthMm || heightMm || dpi; }
 };
 inline constexpr double kDefaultPrintFontPt = 8;
+inline constexpr double kMinPrintFontPt = 4;
 inline constexpr double kDefaultPrintDpi = 300;
 inline constexpr double kMaxPrintDpi = 2400;
 inline constexpr double kMaxPrintPixels = 64e6; // a 256 MB image in memory
@@ -66,6 +67,9 @@ inline constexpr double kMaxPrintPixels = 64e6; // a 256 MB image in memory
 // raster image (PNG) the pixels must fit in memory.
 std::variant<PrintSize, QString> resolvePrintSize(const PrintRequest& request, const Figure& figure,
                                                   bool raster);
+// What of the request can be checked before the figure exists (all but a height that follows
+// the figure, and the pixels that depend on it): "" when nothing is wrong yet, else the reason.
+QString checkPrintRequest(const PrintRequest& request, bool raster);
 
 // Writes to a temporary file beside path, checks every write and the flush, then renames
 // over path; on failure the old file is untouched and the reason returned. A read-only

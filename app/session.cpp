@@ -148,6 +148,20 @@ std::optional<std::vector<double>> numbersFromJson(const QJsonValue& value)
     return out;
 }
 
+// The largest magnitude a pinned curve may hold. A curve sets the axes it is drawn on, and
+// QCustomPlot refuses ranges beyond 1e250: a pin at ±1e308 would wreck the axes of the window
+// and of every export. No figure of this program comes near 1e100.
+constexpr double kMaxPinnedMagnitude = 1e100;
+
+// The first value that is not finite or beyond kMaxPinnedMagnitude (NaN, a break, is fine).
+std::optional<double> outOfRange(const std::vector<double>& values)
+{
+    for (double v : values)
+        if (std::isinf(v) || std::fabs(v) > kMaxPinnedMagnitude)
+            return v;
+    return std::nullopt;
+}
+
 std::variant<PinnedFigure, QString> parsePin(const QJsonValue& value, const ParameterSchema& schema,
                                              const QString& scenarioId)
 {
@@ -184,6 +198,11 @@ std::variant<PinnedFigure, QString> parsePin(const QJsonValue& value, const Para
                 return QString(
                            "a pinned series of plot %1 is malformed (kind, colour, or x and y of one length)")
                     .arg(quoted(po.value("title").toString()));
+            if (const auto bad = outOfRange(*x) ? outOfRange(*x) : outOfRange(*y))
+                return QString("a pinned series of plot %1 holds %2, beyond ±%3")
+                    .arg(quoted(po.value("title").toString()))
+                    .arg(*bad, 0, 'g', 6)
+                    .arg(kMaxPinnedMagnitude, 0, 'g', 6);
             s.kind = static_cast<SeriesKind>(k - std::begin(kKindNames));
             s.colour = colour.toInt();
             s.dashed = so.value("dashed").toBool(false);

@@ -4,33 +4,16 @@
 #include "exporter.h"
 #include "scenarios/registry.h"
 #include "scenarios/studies.h"
-#include "table_format.h"
+#include "table_merge.h"
 
-#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
-#include <QThread>
 
-#include <atomic>
-#include <chrono>
-#include <cmath>
-#include <csignal>
-#include <cstdio>
 #include <map>
-#include <mutex>
 #include <thread>
 
 namespace evx {
 namespace {
-
-std::atomic<bool> g_interrupted{false};
-
-extern "C" void onInterrupt(int)
-{
-    g_interrupted.store(true);
-}
 
 QString quoted(const QString& text)
 {
@@ -85,7 +68,7 @@ bool isTableCommand(const QStringList& arguments)
 
 namespace {
 
-// The study an argument list names: --table ID, or the table inside the first --merge file.
+// The study --table names.
 QString studyIdOf(const QStringList& args)
 {
     for (int i = 0; i < args.size(); ++i) {
@@ -94,17 +77,65 @@ QString studyIdOf(const QStringList& args)
         if (args[i] == "--table" && i + 1 < args.size())
             return args[i + 1];
     }
-    for (int i = 0; i + 1 < args.size(); ++i)
-        if (args[i] == "--merge") {
-            QFile file(args[i + 1]);
-            // Bounded read: a merge input is checked properly when its runs are read.
-            if (file.open(QIODevice::ReadOnly))
-                return QJsonDocument::fromJson(file.read(std::int64_t(256) << 20))
-                    .object()
-                    .value("table")
-                    .toString();
-        }
     return {};
+}
+
+// A table export: json, csv or md, in a folder that can be written, and not itself a folder or
+// a read-only file. Checked before any run, so that no finished table is lost to a bad target.
+void checkTableExport(const QString& path)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix != "json" && suffix != "csv" && suffix != "md")
+        throw std::runtime_error(
+            QString("--export %1: a table is written as json, csv or md").arg(quoted(path)).toStdString());
+    if (QFileInfo(path).isDir())
+        throw std::runtime_error(QString("--export %1 is a folder").arg(quoted(path)).toStdString());
+    const QFileInfo folder(QFileInfo(path).absolutePath());
+    if (isReadOnlyFile(path) || !folder.isDir() || !folder.isWritable())
+        throw std::runtime_error(QString("--export %1 cannot be written").arg(quoted(path)).toStdString());
+}
+
+// --merge FILES… [--allow-partial] --export …: the options come from the shards themselves.
+TableCommand parseMerge(const QStringList& args)
+{
+    TableCommand command;
+    bool allowPartial = false;
+    QStringList inputs;
+    for (int i = 0; i < args.size(); ++i) {
+        const QString& arg = args[i];
+        if (arg == "--merge") {
+            while (i + 1 < args.size() && !args[i + 1].startsWith("--"))
+                inputs << args[++i];
+        } else if (arg == "--allow-partial")
+            allowPartial = true;
+        else if (arg == "--export")
+            command.exports << takeValue(args, i);
+        else if (arg.startsWith("--export="))
+            command.exports << arg.mid(9);
+        else
+            throw std::runtime_error(
+                QString("%1 does not go with --merge: a merge takes its options from the "
+                        "shards (it takes --export and --allow-partial)")
+                    .arg(quoted(arg))
+                    .toStdString());
+    }
+    if (inputs.isEmpty())
+        throw std::runtime_error("--merge needs the table files to combine");
+    if (command.exports.isEmpty())
+        throw std::runtime_error("--merge needs --export t.json, t.csv or t.md");
+    for (const QString& path : command.exports)
+        checkTableExport(path);
+    auto merged = mergeTableFiles(inputs, allowPartial);
+    if (const auto* why = std::get_if<QString>(&merged))
+        throw std::runtime_error(why->toStdString());
+    MergedTable& m = std::get<MergedTable>(merged);
+    command.merge = true;
+    command.mergedFiles = int(inputs.size());
+    command.study = std::move(m.study);
+    command.mergedRuns = std::move(m.runs);
+    command.mergedPartial = m.partial;
+    command.provenance = m.provenance;
+    return command;
 }
 
 // The cells whose `column` label is in the comma list; every name must label some cell.
@@ -128,13 +159,83 @@ std::vector<StudyCell> keepCells(const std::vector<StudyCell>& cells, const std:
     return kept;
 }
 
+// Every run's input within what its scenario accepts (each parameter's range, and the work
+// budgets), checked before the first run: the replicate options allow more than some
+// scenarios take (--splits to 10 000, a split 0 … 99), and --epochs more than the budget of
+// some data sets. The first and last replicate and restart of every cell bound the runs
+// between them.
+void checkRunsAccepted(const TableCommand& command,
+                       const std::map<std::string, std::shared_ptr<const Scenario>>& scenarios)
+{
+    const Study& study = command.study;
+    for (const StudyCell& cell : study.cells) {
+        const Scenario& scenario = *scenarios.at(study.scenarioOf(cell));
+        for (const auto& [replicate, restart] :
+             {std::pair{0, 0}, std::pair{command.replicates - 1, command.restarts - 1}}) {
+            RunInput input{scenario.schema().defaults(), {}, {}};
+            for (const auto& [name, value] : study.runValues(cell, replicate, restart))
+                input.values[name] = value;
+            try {
+                validateRunInput(scenario, input);
+            } catch (const std::exception& e) {
+                throw std::runtime_error(QString("%1 %2%3: %4 %5 of cell %6 is refused by %7: %8")
+                                             .arg(QString::fromStdString(study.replicateOption))
+                                             .arg(command.replicates)
+                                             .arg(study.selectBy.empty()
+                                                      ? QString()
+                                                      : QString(" --restarts %1").arg(command.restarts))
+                                             .arg(QString::fromStdString(study.replicateKey))
+                                             .arg(replicate)
+                                             .arg(cellKey(study, cell))
+                                             .arg(QString::fromStdString(scenario.info().id))
+                                             .arg(QString::fromUtf8(e.what()))
+                                             .toStdString());
+            }
+        }
+    }
+}
+
+// Every option that changes a number, under the name a user types, for the JSON's provenance.
+TableProvenance provenanceOf(const TableCommand& command, const std::map<QString, QStringList>& filters,
+                             const ParameterValues& overrides)
+{
+    const Study& study = command.study;
+    TableProvenance p;
+    p.options[QString::fromStdString(study.replicateOption)] = command.replicates;
+    if (!study.selectBy.empty())
+        p.options["--restarts"] = command.restarts;
+    for (auto [option, labels] : filters) {
+        labels.sort();
+        labels.removeDuplicates();
+        p.options[option] = labels.join(',');
+    }
+    for (const auto& [name, value] : overrides)
+        p.options[QString::fromStdString(name)] = value;
+    QJsonArray cells;
+    for (const StudyCell& c : study.cells)
+        cells.append(cellKey(study, c));
+    p.options["cells"] = cells;
+    p.shard = command.shard;
+    p.shards = command.shards;
+    p.version = programVersion();
+    p.totalRuns = qint64(study.cells.size()) * command.replicates * command.restarts;
+    return p;
+}
+
 } // namespace
+
+QString programVersion()
+{
+    return QString(EVX_VERSION);
+}
 
 std::variant<TableCommand, QString> parseTableCommand(const QStringList& args)
 {
     TableCommand command;
     command.jobs = std::max(1, int(std::thread::hardware_concurrency()));
     try {
+        if (args.contains("--merge"))
+            return parseMerge(args);
         const QString id = studyIdOf(args);
         const Study* study = findStudy(id.toStdString());
         if (!study) {
@@ -147,9 +248,14 @@ std::variant<TableCommand, QString> parseTableCommand(const QStringList& args)
         command.study = *study;
         command.replicates = study->defaultReplicates;
         command.restarts = study->defaultRestarts;
-        const auto scenario = ScenarioRegistry::instance().find(study->scenarioId);
+        // Every scenario the cells run: a --set must name a parameter of each.
+        std::map<std::string, std::shared_ptr<const Scenario>> scenarios;
+        for (const StudyCell& c : study->cells)
+            if (!(scenarios[study->scenarioOf(c)] = ScenarioRegistry::instance().find(study->scenarioOf(c))))
+                throw std::runtime_error("table " + study->id + " runs an unknown scenario " +
+                                         quoteForMessage(study->scenarioOf(c)));
         ParameterValues overrides;
-        bool merge = false;
+        std::map<QString, QStringList> filtersGiven; // option → the labels kept
         for (int i = 0; i < args.size(); ++i) {
             QString arg = args[i];
             QString inlineValue;
@@ -184,13 +290,11 @@ std::variant<TableCommand, QString> parseTableCommand(const QStringList& args)
                         QString("--shard %1 is not K/N with 1 ≤ K ≤ N").arg(quoted(spec)).toStdString());
             } else if (arg == "--export")
                 command.exports << value();
-            else if (arg == "--merge") {
-                merge = true;
-                while (i + 1 < args.size() && !args[i + 1].startsWith("--"))
-                    command.mergeInputs << args[++i];
-            } else if (const std::string* column = studyOption(study->filters))
-                command.study.cells = keepCells(command.study.cells, *column, arg, value(), id);
-            else if (arg == "--set" || studyOption(study->parameterOptions)) {
+            else if (const std::string* column = studyOption(study->filters)) {
+                const QString list = value();
+                command.study.cells = keepCells(command.study.cells, *column, arg, list, id);
+                filtersGiven[arg] += list.split(',');
+            } else if (arg == "--set" || studyOption(study->parameterOptions)) {
                 QString name, text = value();
                 if (arg == "--set") {
                     if (!text.contains('='))
@@ -201,150 +305,40 @@ std::variant<TableCommand, QString> parseTableCommand(const QStringList& args)
                 } else {
                     name = QString::fromStdString(*studyOption(study->parameterOptions));
                 }
-                if (!scenario->schema().find(name.toStdString()))
-                    throw std::runtime_error(QString("--set: %1 is not a parameter of %2")
-                                                 .arg(quoted(name), QString::fromStdString(study->scenarioId))
-                                                 .toStdString());
-                overrides[name.toStdString()] =
-                    scenario->schema().parse(name.toStdString(), text.toStdString());
+                for (const auto& [scenarioId, scenario] : scenarios) {
+                    if (!scenario->schema().find(name.toStdString()))
+                        throw std::runtime_error(QString("--set: %1 is not a parameter of %2")
+                                                     .arg(quoted(name), QString::fromStdString(scenarioId))
+                                                     .toStdString());
+                    overrides[name.toStdString()] =
+                        scenario->schema().parse(name.toStdString(), text.toStdString());
+                }
             } else
                 throw std::runtime_error(QString("unknown argument %1 for --table %2 (options: %3)")
                                              .arg(quoted(arg), id, knownOptions(study))
                                              .toStdString());
         }
-        if (merge && command.mergeInputs.isEmpty())
-            throw std::runtime_error("--merge needs the table files to combine");
         for (StudyCell& cell : command.study.cells)
             for (const auto& [k, v] : overrides)
                 cell.values[k] = v;
         if (command.exports.isEmpty())
             throw std::runtime_error("--table needs --export t.json, t.csv or t.md");
-        for (const QString& path : command.exports) {
-            const QString suffix = QFileInfo(path).suffix().toLower();
-            if (suffix != "json" && suffix != "csv" && suffix != "md")
-                throw std::runtime_error(QString("--export %1: a table is written as json, csv or md")
-                                             .arg(quoted(path))
-                                             .toStdString());
-            if (isReadOnlyFile(path) || !QFileInfo(QFileInfo(path).absolutePath()).isWritable())
-                throw std::runtime_error(
-                    QString("--export %1 cannot be written").arg(quoted(path)).toStdString());
-        }
+        for (const QString& path : command.exports)
+            checkTableExport(path);
+        checkRunsAccepted(command, scenarios);
+        const qint64 total = qint64(command.study.cells.size()) * command.replicates * command.restarts;
+        if (command.shard > total)
+            throw std::runtime_error(
+                QString("--shard %1/%2: the table has %3 runs, so shard %1 would hold none")
+                    .arg(command.shard)
+                    .arg(command.shards)
+                    .arg(total)
+                    .toStdString());
+        command.provenance = provenanceOf(command, filtersGiven, overrides);
     } catch (const std::exception& e) {
         return QString::fromUtf8(e.what());
     }
     return command;
-}
-
-namespace {
-
-int writeExports(const TableCommand& command, const std::vector<StudyRun>& runs)
-{
-    for (const QString& path : command.exports) {
-        const QString suffix = QFileInfo(path).suffix().toLower();
-        const QByteArray bytes = suffix == "json"  ? tableJson(command.study, runs)
-                                 : suffix == "csv" ? tableCsv(command.study, runs)
-                                                   : tableMarkdown(command.study, runs);
-        const QString error = writeFileAtomically(path, bytes);
-        if (!error.isEmpty()) {
-            std::fprintf(stderr, "evidence-explorer: error: %s\n", error.toUtf8().constData());
-            return 1;
-        }
-    }
-    return 0;
-}
-
-struct WorkItem {
-    int cell, replicate, restart;
-};
-
-} // namespace
-
-int runTableCommand(const TableCommand& command)
-{
-    const Study& study = command.study;
-    std::vector<StudyRun> results;
-    if (!command.mergeInputs.isEmpty()) {
-        for (const QString& path : command.mergeInputs)
-            if (const QString why = readTableRuns(path, study, results); !why.isEmpty()) {
-                std::fprintf(stderr, "evidence-explorer: error: %s\n", why.toUtf8().constData());
-                return 1;
-            }
-        std::fprintf(stderr, "%s: merged %zu runs from %lld files\n", study.id.c_str(), results.size(),
-                     static_cast<long long>(command.mergeInputs.size()));
-        return writeExports(command, results);
-    }
-
-    const auto scenario = ScenarioRegistry::instance().find(study.scenarioId);
-    // Interleaved slices: run i (cell-major, then replicate, then restart) belongs to shard
-    // (i mod N) + 1.
-    std::vector<WorkItem> work;
-    std::size_t i = 0;
-    for (std::size_t c = 0; c < study.cells.size(); ++c)
-        for (int r = 0; r < command.replicates; ++r)
-            for (int k = 0; k < command.restarts; ++k, ++i)
-                if (int(i % std::size_t(command.shards)) == command.shard - 1)
-                    work.push_back({int(c), r, k});
-    std::signal(SIGINT, onInterrupt);
-    std::atomic<std::size_t> next{0}, done{0};
-    std::atomic<bool> cancel{false};
-    std::mutex mutex;
-    const auto start = std::chrono::steady_clock::now();
-    auto worker = [&] {
-        const RunContext context(&cancel, {});
-        for (;;) {
-            const std::size_t w = next++;
-            if (w >= work.size() || g_interrupted.load())
-                return;
-            const WorkItem item = work[w];
-            StudyRun run{item.cell, item.replicate, item.restart,
-                         std::vector<double>(study.metrics.size(), NAN), NAN};
-            try {
-                ParameterValues values = scenario->schema().defaults();
-                for (const auto& [k, v] :
-                     study.runValues(study.cells[std::size_t(item.cell)], item.replicate, item.restart))
-                    values[k] = v;
-                const Figure figure = scenario->runChecked({values, {}, {}}, context);
-                // A metric a cell does not have (e.g. a latent statistic of a network without a
-                // latent) stays empty in its row; the others count.
-                for (std::size_t m = 0; m < study.metrics.size(); ++m)
-                    try {
-                        run.values[m] = study.metricValue(study.metrics[m], figure.summary);
-                    } catch (const std::out_of_range&) {
-                    }
-                if (!study.selectBy.empty())
-                    run.select = figure.summary.value(study.selectBy);
-            } catch (const std::exception& e) {
-                std::fprintf(stderr, "%s: cell %d %s %d restart %d failed: %s\n", study.id.c_str(), item.cell,
-                             study.replicateKey.c_str(), item.replicate, item.restart, e.what());
-            }
-            std::lock_guard lock(mutex);
-            results.push_back(std::move(run));
-            ++done;
-        }
-    };
-    std::vector<std::thread> threads;
-    for (int j = 0; j < std::min<int>(command.jobs, int(work.size())); ++j)
-        threads.emplace_back(worker);
-    auto lastLine = start;
-    while (done.load() < work.size() && !g_interrupted.load()) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(200));
-        const auto now = std::chrono::steady_clock::now();
-        if (now - lastLine < std::chrono::seconds(2) && done.load() < work.size())
-            continue;
-        lastLine = now;
-        const double elapsed = std::chrono::duration<double>(now - start).count();
-        const std::size_t d = done.load();
-        const double remaining = d > 0 ? elapsed / double(d) * double(work.size() - d) : NAN;
-        std::fprintf(stderr, "%s: %zu/%zu runs, %.0f s elapsed, about %.0f s remaining\n", study.id.c_str(),
-                     d, work.size(), elapsed, remaining);
-    }
-    for (std::thread& t : threads)
-        t.join();
-    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::fprintf(stderr, "%s: %zu/%zu runs in %.1f s%s\n", study.id.c_str(), results.size(), work.size(),
-                 elapsed, g_interrupted.load() ? " (interrupted; writing what is done)" : "");
-    const int written = writeExports(command, results);
-    return written != 0 ? written : g_interrupted.load() ? 130 : 0;
 }
 
 } // namespace evx

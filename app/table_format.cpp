@@ -1,12 +1,10 @@
 #include "table_format.h"
 
-#include "core/input_limits.h"
-
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -14,7 +12,7 @@ namespace evx {
 namespace {
 
 struct MetricAggregate {
-    double mean = NAN, sd = NAN;
+    double mean = NAN, sd = NAN; // `mean` holds the median for Study::medianMetrics
     int count = 0;
 };
 
@@ -22,6 +20,17 @@ struct CellAggregate {
     std::vector<MetricAggregate> metrics;
     int replicates = 0;
 };
+
+// The middle value, or the mean of the two middle ones.
+double median(std::vector<double> v)
+{
+    const std::size_t h = v.size() / 2;
+    std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(h), v.end());
+    const double upper = v[h];
+    if (v.size() % 2 == 1)
+        return upper;
+    return (*std::max_element(v.begin(), v.begin() + std::ptrdiff_t(h)) + upper) / 2;
+}
 
 // Of two restarts of one replicate, the one the study keeps: the larger selection value, ties
 // and unselected studies to the lower restart, so the choice never depends on run order.
@@ -70,13 +79,14 @@ std::map<int, CellAggregate> aggregate(const Study& study, const std::vector<Stu
             MetricAggregate m;
             m.count = int(v.size());
             if (!v.empty()) {
-                m.mean = 0;
+                double mean = 0;
                 for (double x : v)
-                    m.mean += x / double(v.size());
+                    mean += x / double(v.size());
                 double s = 0;
                 for (double x : v)
-                    s += (x - m.mean) * (x - m.mean);
+                    s += (x - mean) * (x - mean);
                 m.sd = v.size() > 1 ? std::sqrt(s / double(v.size() - 1)) : NAN;
+                m.mean = study.isMedian(study.metrics[a.metrics.size()]) ? median(v) : mean;
             }
             a.metrics.push_back(m);
         }
@@ -98,9 +108,12 @@ std::vector<std::pair<const StudyCell*, CellAggregate>> tableRows(const Study& s
     return rows;
 }
 
+// A median metric says so in its name: "median_m" or "m_median".
 QString meanName(const Study& study, const std::string& metric)
 {
     const QString m = QString::fromStdString(metric);
+    if (study.isMedian(metric))
+        return study.naming == RowNaming::MeanSdPrefix ? "median_" + m : m + "_median";
     return study.naming == RowNaming::MeanSdPrefix ? "mean_" + m : m;
 }
 
@@ -151,9 +164,51 @@ QString csvNumber(double v)
     return std::isfinite(v) ? QString::number(v, 'g', 10) : QString();
 }
 
+// "`a`" or "`a`, `b`": the scenarios the cells run, in table order.
+QString scenarioNames(const Study& study)
+{
+    QStringList ids;
+    for (const StudyCell& c : study.cells)
+        if (const QString id = "`" + QString::fromStdString(study.scenarioOf(c)) + "`"; !ids.contains(id))
+            ids << id;
+    if (ids.isEmpty())
+        ids << "`" + QString::fromStdString(study.scenarioId) + "`";
+    return ids.join(", ");
+}
+
 } // namespace
 
-QByteArray tableJson(const Study& study, const std::vector<StudyRun>& runs)
+QJsonObject provenanceJson(const TableProvenance& p)
+{
+    return {{"options", p.options},
+            {"shard", p.shard},
+            {"shards", p.shards},
+            {"version", p.version},
+            {"total_runs", p.totalRuns}};
+}
+
+std::optional<TableProvenance> provenanceFromJson(const QJsonValue& value)
+{
+    const QJsonObject o = value.toObject();
+    auto whole = [&](const char* key, double least, double most) {
+        const QJsonValue v = o.value(key);
+        return v.isDouble() && std::floor(v.toDouble()) == v.toDouble() && v.toDouble() >= least &&
+               v.toDouble() <= most;
+    };
+    if (!o.value("options").isObject() || !o.value("version").isString() || !whole("shards", 1, 1e6) ||
+        !whole("shard", 1, o.value("shards").toDouble()) || !whole("total_runs", 0, 1e12))
+        return std::nullopt;
+    TableProvenance p;
+    p.options = o.value("options").toObject();
+    p.shard = o.value("shard").toInt();
+    p.shards = o.value("shards").toInt();
+    p.version = o.value("version").toString();
+    p.totalRuns = qint64(o.value("total_runs").toDouble());
+    return p;
+}
+
+QByteArray tableJson(const Study& study, const std::vector<StudyRun>& runs,
+                     const std::optional<TableProvenance>& provenance, const TablePartial& partial)
 {
     QJsonArray rows, runArray;
     for (const auto& [cell, a] : tableRows(study, runs)) {
@@ -193,12 +248,24 @@ QByteArray tableJson(const Study& study, const std::vector<StudyRun>& runs)
                      {"runs", runArray}};
     if (!study.selectBy.empty())
         root["select_by"] = QString::fromStdString(study.selectBy);
+    if (provenance)
+        root["provenance"] = provenanceJson(*provenance);
+    if (partial.partial) {
+        root["partial"] = true;
+        root["partial_why"] = partial.why;
+    }
     if (!study.note.empty())
         root["note"] = QString::fromStdString(study.note);
+    if (!study.medianMetrics.empty()) {
+        QJsonArray medians;
+        for (const std::string& m : study.medianMetrics)
+            medians.append(QString::fromStdString(m));
+        root["median_metrics"] = medians;
+    }
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
 
-QByteArray tableCsv(const Study& study, const std::vector<StudyRun>& runs)
+QByteArray tableCsv(const Study& study, const std::vector<StudyRun>& runs, const TablePartial& partial)
 {
     QStringList header;
     for (const std::string& c : study.columns)
@@ -209,6 +276,10 @@ QByteArray tableCsv(const Study& study, const std::vector<StudyRun>& runs)
     for (const std::string& m : study.metrics)
         if (anyPaper(study, m) || study.metrics.size() == 1)
             header << paperName(study, m);
+    // A partial table carries the mark on every row, where no reader of the numbers can miss
+    // it and the file stays plain CSV.
+    if (partial.partial)
+        header << "partial";
     QString out = header.join(',') + "\n";
     for (const auto& [cell, a] : tableRows(study, runs)) {
         QStringList fields;
@@ -222,20 +293,31 @@ QByteArray tableCsv(const Study& study, const std::vector<StudyRun>& runs)
                 const auto p = cell->paperValue(m);
                 fields << (p ? csvNumber(*p) : QString());
             }
+        if (partial.partial)
+            fields << "yes";
         out += fields.join(',') + "\n";
     }
     return out.toUtf8();
 }
 
-QByteArray tableMarkdown(const Study& study, const std::vector<StudyRun>& runs)
+QByteArray tableMarkdown(const Study& study, const std::vector<StudyRun>& runs, const TablePartial& partial)
 {
     const QString count = countName(study);
     QString out = QString("# %1\n\n").arg(QString::fromStdString(study.title));
+    if (partial.partial)
+        out += "**Partial table**: " + partial.why + "\n\n";
     QStringList names;
     for (const std::string& m : study.metrics)
         names << QString::fromStdString(m);
-    out += QString("%1 of `%2` over %3, ours (mean ± sd) beside the paper's")
-               .arg(names.join(", "), QString::fromStdString(study.scenarioId), count);
+    QStringList medians;
+    for (const std::string& m : study.medianMetrics)
+        medians << QString::fromStdString(m);
+    const QString centre = medians.isEmpty() ? QString("mean ± sd")
+                           : medians.size() == names.size()
+                               ? QString("median ± sd")
+                               : "mean ± sd; median ± sd for " + medians.join(", ");
+    out += QString("%1 of %2 over %3, ours (%4) beside the paper's")
+               .arg(names.join(", "), scenarioNames(study), count, centre);
     if (!study.selectBy.empty())
         out += QString("; each %1 keeps the restart with the largest %2")
                    .arg(QString::fromStdString(study.replicateKey), QString::fromStdString(study.selectBy));
@@ -250,13 +332,14 @@ QByteArray tableMarkdown(const Study& study, const std::vector<StudyRun>& runs)
     }
     const bool single = study.metrics.size() == 1;
     if (single) {
-        header += " ours | " + count + " | paper | ours − paper |";
+        header += QString(" ours%1 | ").arg(study.isMedian(study.metrics.front()) ? " (median)" : "") +
+                  count + " | paper | ours − paper |";
         rule += "---|---|---|---|";
     } else {
         header += " " + count + " |";
         rule += "---|";
         for (const std::string& m : study.metrics) {
-            header += " " + QString::fromStdString(m) + " |";
+            header += " " + QString::fromStdString(m) + (study.isMedian(m) ? " (median)" : "") + " |";
             rule += "---|";
             if (anyPaper(study, m)) {
                 header += " paper |";
@@ -290,47 +373,6 @@ QByteArray tableMarkdown(const Study& study, const std::vector<StudyRun>& runs)
         out += "\n";
     }
     return out.toUtf8();
-}
-
-QString readTableRuns(const QString& path, const Study& study, std::vector<StudyRun>& runs)
-{
-    try {
-        checkDataFile(path.toStdString(), std::uintmax_t(256) << 20, "table file");
-    } catch (const std::exception& e) {
-        return QString::fromUtf8(e.what());
-    }
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return QString("cannot open %1: %2").arg(path, file.errorString());
-    const QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
-    if (root.value("table").toString() != QString::fromStdString(study.id))
-        return QString("%1 is not a %2 table").arg(path, QString::fromStdString(study.id));
-    std::map<std::vector<std::string>, int> cellOf;
-    for (std::size_t c = 0; c < study.cells.size(); ++c) {
-        std::vector<std::string> key;
-        for (const std::string& col : study.columns)
-            key.push_back(study.cells[c].label(col));
-        cellOf[key] = int(c);
-    }
-    const QString replicateKey = QString::fromStdString(study.replicateKey);
-    auto number = [](const QJsonValue& v) { return v.isDouble() ? v.toDouble() : NAN; };
-    for (const QJsonValue& v : root.value("runs").toArray()) {
-        const QJsonObject o = v.toObject();
-        std::vector<std::string> key;
-        for (const std::string& col : study.columns)
-            key.push_back(o.value(QString::fromStdString(col)).toString().toStdString());
-        const auto it = cellOf.find(key);
-        if (it == cellOf.end() || !o.value(replicateKey).isDouble())
-            return QString("%1 holds a run that is not a cell of %2")
-                .arg(path, QString::fromStdString(study.id));
-        StudyRun run{it->second, o.value(replicateKey).toInt(), o.value("restart").toInt(0), {}, NAN};
-        for (const std::string& m : study.metrics)
-            run.values.push_back(number(o.value(QString::fromStdString(m))));
-        if (!study.selectBy.empty())
-            run.select = number(o.value(QString::fromStdString(study.selectBy)));
-        runs.push_back(std::move(run));
-    }
-    return {};
 }
 
 } // namespace evx

@@ -5,8 +5,10 @@
 #include "core/study.h"
 
 #include <QByteArray>
+#include <QJsonObject>
 #include <QString>
 
+#include <optional>
 #include <vector>
 
 namespace evx {
@@ -19,12 +21,37 @@ struct StudyRun {
     double select = 0;          // Study::selectBy's value (NaN when failed or unused)
 };
 
-QByteArray tableJson(const Study& study, const std::vector<StudyRun>& runs);
-QByteArray tableCsv(const Study& study, const std::vector<StudyRun>& runs);
-QByteArray tableMarkdown(const Study& study, const std::vector<StudyRun>& runs);
+// Run i of a table (cell-major, then replicate, then restart) is shard (i mod N) + 1's.
+inline qint64 runIndex(const StudyRun& run, int replicates, int restarts)
+{
+    return (qint64(run.cell) * replicates + run.replicate) * restarts + run.restart;
+}
 
-// Appends the runs of a table JSON written by tableJson, matched to the study's cells by their
-// labels; returns why it cannot ("" on success).
-QString readTableRuns(const QString& path, const Study& study, std::vector<StudyRun>& runs);
+// What a table's runs were computed with, kept in its JSON ("provenance") so that --merge
+// combines only shards of one table: `options` holds every option that changes a number
+// (replicates, restarts, the cells kept, parameter values), each under the name a user types.
+struct TableProvenance {
+    QJsonObject options;
+    int shard = 1, shards = 1; // --shard K/N
+    QString version;           // the program that ran them
+    qint64 totalRuns = 0;      // runs of the whole table, every shard together
+};
+
+// A table with fewer runs than its options ask for (interrupted, or merged from some of its
+// shards with --allow-partial) says so in every format; `why` says what is missing.
+struct TablePartial {
+    bool partial = false;
+    QString why;
+};
+
+QByteArray tableJson(const Study& study, const std::vector<StudyRun>& runs,
+                     const std::optional<TableProvenance>& provenance = {}, const TablePartial& partial = {});
+QByteArray tableCsv(const Study& study, const std::vector<StudyRun>& runs, const TablePartial& partial = {});
+QByteArray tableMarkdown(const Study& study, const std::vector<StudyRun>& runs,
+                         const TablePartial& partial = {});
+
+// The "provenance" object of a table JSON, and back (nullopt when missing or malformed).
+QJsonObject provenanceJson(const TableProvenance& provenance);
+std::optional<TableProvenance> provenanceFromJson(const QJsonValue& value);
 
 } // namespace evx

@@ -1,5 +1,7 @@
 #include "core/study.h"
 
+#include <algorithm>
+
 namespace evx {
 
 std::string StudyCell::label(const std::string& column) const
@@ -16,6 +18,16 @@ std::optional<double> StudyCell::paperValue(const std::string& metric) const
         if (m == metric)
             return v;
     return std::nullopt;
+}
+
+const std::string& Study::scenarioOf(const StudyCell& cell) const
+{
+    return cell.scenarioId.empty() ? scenarioId : cell.scenarioId;
+}
+
+bool Study::isMedian(const std::string& metric) const
+{
+    return std::find(medianMetrics.begin(), medianMetrics.end(), metric) != medianMetrics.end();
 }
 
 ParameterValues Study::runValues(const StudyCell& cell, int replicate, int restart) const

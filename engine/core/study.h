@@ -22,6 +22,9 @@ struct StudyCell {
     std::vector<std::pair<std::string, std::string>> labels; // column → value, e.g. {"method", "vb"}
     ParameterValues values;                                  // everything but the replicate's own
     std::vector<std::pair<std::string, double>> paper;       // metric → the paper's value
+    // The scenario this cell runs; empty for the study's own (Study::scenarioId). Lets one
+    // table set rows of different scenarios side by side.
+    std::string scenarioId;
 
     std::string label(const std::string& column) const;
     std::optional<double> paperValue(const std::string& metric) const;
@@ -42,6 +45,9 @@ struct Study {
     std::string scenarioId; // the scenario every cell runs
     // Recorded for every run and averaged per cell: summary keys, or names `derive` knows.
     std::vector<std::string> metrics;
+    // Metrics of `metrics` aggregated by the median over replicates instead of the mean (a
+    // heavy-tailed metric whose mean one bad replicate would set); the tables say "median".
+    std::vector<std::string> medianMetrics;
     std::vector<std::string> columns; // label columns in table order
     std::vector<StudyCell> cells;
 
@@ -68,6 +74,9 @@ struct Study {
     std::vector<std::pair<std::string, std::string>> parameterOptions;
     RowNaming naming = RowNaming::MeanSdPrefix;
 
+    // The scenario `cell` runs: its own, else the study's.
+    const std::string& scenarioOf(const StudyCell& cell) const;
+    bool isMedian(const std::string& metric) const;
     ParameterValues runValues(const StudyCell& cell, int replicate, int restart) const;
     double metricValue(const std::string& metric, const Summary& summary) const;
 };

@@ -11,6 +11,21 @@
 namespace evx::stats {
 namespace {
 
+// Each column scaled to unit variance (a constant column left as it is). The max-norm mixes
+// the marginals' distances, so KSG is not scale-invariant: unscaled, the marginal with the
+// larger spread sets every ε and the estimate moves with the units (METHODS.md §5).
+Eigen::MatrixXd unitVariance(const Eigen::MatrixXd& m)
+{
+    Eigen::MatrixXd out = m;
+    for (Eigen::Index c = 0; c < m.cols(); ++c) {
+        const double mean = m.col(c).mean();
+        const double sd = std::sqrt((m.col(c).array() - mean).square().sum() / double(m.rows()));
+        if (sd > 0)
+            out.col(c) = (m.col(c).array() - mean) / sd;
+    }
+    return out;
+}
+
 double maxNormDistance(const Eigen::MatrixXd& m, Eigen::Index i, Eigen::Index j)
 {
     return (m.row(i) - m.row(j)).cwiseAbs().maxCoeff();
@@ -18,16 +33,17 @@ double maxNormDistance(const Eigen::MatrixXd& m, Eigen::Index i, Eigen::Index j)
 
 } // namespace
 
-double ksgMutualInformation(const Eigen::MatrixXd& x, const Eigen::MatrixXd& y, int k)
+double ksgMutualInformation(const Eigen::MatrixXd& xIn, const Eigen::MatrixXd& yIn, int k)
 {
-    const Eigen::Index n = x.rows();
-    if (y.rows() != n || x.cols() < 1 || y.cols() < 1)
+    const Eigen::Index n = xIn.rows();
+    if (yIn.rows() != n || xIn.cols() < 1 || yIn.cols() < 1)
         throw InvalidParameter("mutual information needs two samples of the same length");
     if (k < 1 || n <= k)
         throw InvalidParameter("mutual information needs more observations than neighbours k");
-    if (!x.allFinite() || !y.allFinite())
+    if (!xIn.allFinite() || !yIn.allFinite())
         throw InvalidParameter("mutual information: the samples hold values that are not finite");
 
+    const Eigen::MatrixXd x = unitVariance(xIn), y = unitVariance(yIn);
     // Marginal distances once: the joint max-norm distance is their maximum.
     Eigen::MatrixXd dx(n, n), dy(n, n);
     for (Eigen::Index j = 0; j < n; ++j)

@@ -199,6 +199,15 @@ private slots:
             << pinHead + R"([{"parameters": {}, "plots": [)" + plot +
                    R"([{"name": "a", "kind": "line", "colour": 1, "x": [1], "y": ["1"]}]}]}]})"
             << "is malformed";
+        // A pinned curve sets the axes: values past ±1e100 are refused.
+        QTest::newRow("pin huge y")
+            << pinHead + R"([{"parameters": {}, "plots": [)" + plot +
+                   R"([{"name": "a", "kind": "line", "colour": 1, "x": [0, 1], "y": [1, 1e308]}]}]}]})"
+            << "holds 1e+308, beyond ±1e+100";
+        QTest::newRow("pin huge x")
+            << pinHead + R"([{"parameters": {}, "plots": [)" + plot +
+                   R"([{"name": "a", "kind": "line", "colour": 1, "x": [-1e308, 1], "y": [1, 1]}]}]}]})"
+            << "holds -1e+308, beyond ±1e+100";
         QByteArray five = pinHead + "[";
         for (int i = 0; i < 5; ++i)
             five += QByteArray(i ? ", " : "") + R"({"parameters": {}, "plots": []})";

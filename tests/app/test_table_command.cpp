@@ -82,6 +82,18 @@ private slots:
         QCOMPARE(run({"--table", "bq-calibration", "--configs", "401", "--export", out}).exitCode, 2);
     }
 
+    void exportTargetsAreCheckedBeforeAnyRun()
+    {
+        // A folder as the second target was found only when the finished table was written.
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkdir("folder.json"));
+        const Result r = run({"--table", "gb-table3", "--methods", "gen-grid", "--seeds", "2", "--export",
+                              dir.filePath("ok.json"), "--export", dir.filePath("folder.json")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("folder.json' is a folder") && !r.err.contains("runs"), qPrintable(r.err));
+        QVERIFY(!QFile::exists(dir.filePath("ok.json")));
+    }
+
     void badOptionsExitTwo_data()
     {
         QTest::addColumn<QStringList>("args");
@@ -107,6 +119,23 @@ private slots:
         QTest::newRow("no export") << QStringList{"--table", "gb-table2"} << "needs --export";
         QTest::newRow("bad format") << QStringList{"--table", "gb-table2", "--export", "t.png"}
                                     << "json, csv or md";
+        // Caps the scenarios set, checked before any run: --splits allows 10 000, a split 0 … 99;
+        // --epochs 100 000, a BNN on Bimodal's 10 000 points fewer.
+        QTest::newRow("splits beyond the scenario")
+            << QStringList{"--table", "bnn-synthetic", "--splits", "101", "--export", "t.md"}
+            << "--splits 101 --restarts 10: split 100 of cell heavy-tail/bnn-mfvi is refused by bnn-ncai: "
+               "split";
+        QTest::newRow("epochs beyond the budget")
+            << QStringList{"--table",  "bnn-synthetic", "--datasets", "bimodal",
+                           "--epochs", "100000",        "--export",   "t.md"}
+            << "is refused by bnn-ncai: this run needs";
+        QTest::newRow("shard past the runs")
+            << QStringList{"--table", "gb-table3", "--methods", "gen-grid", "--seeds",
+                           "2",       "--shard",   "33/40",     "--export", "t.md"}
+            << "--shard 33/40: the table has 32 runs";
+        QTest::newRow("option with merge")
+            << QStringList{"--merge", "a.json", "--seeds", "3", "--export", "t.md"}
+            << "does not go with --merge";
     }
 
     void badOptionsExitTwo()

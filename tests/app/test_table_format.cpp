@@ -1,7 +1,8 @@
-// The table made from a study's runs, without running a scenario: the best restart per
-// replicate counts, every metric gets its mean and sd in the study's naming, a table read back
-// from its JSON (as --merge does) equals the original, failed runs are left out, and a
-// study's note is printed with it.
+// The table made from a study's runs: the best restart per replicate counts, every metric gets
+// its mean (or median) and sd in the study's naming, the provenance travels with the JSON, a
+// partial table says so, failed runs are left out, and a study's note is printed with it. Two
+// tables run in-process: cells of different scenarios, and every run failing.
+#include "table_command.h"
 #include "table_format.h"
 
 #include <QJsonArray>
@@ -93,25 +94,47 @@ private slots:
         QVERIFY(!tableMarkdown(study, runs).contains("| two |"));
     }
 
-    void mergingTheJsonGivesTheSameTable()
+    void provenanceTravelsWithTheJson()
     {
         const Study study = selectingStudy();
-        const std::vector<StudyRun> runs = selectingRuns();
-        QTemporaryDir dir;
-        const QString a = dir.filePath("a.json"), b = dir.filePath("b.json");
-        const std::vector<StudyRun> first(runs.begin(), runs.begin() + 5),
-            second(runs.begin() + 5, runs.end());
-        for (const auto& [path, part] : {std::pair{a, first}, std::pair{b, second}}) {
-            QFile f(path);
-            QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write(tableJson(study, part));
-        }
-        std::vector<StudyRun> merged;
-        QCOMPARE(readTableRuns(a, study, merged), QString());
-        QCOMPARE(readTableRuns(b, study, merged), QString());
-        QCOMPARE(merged.size(), runs.size());
-        QCOMPARE(rowsOf(tableJson(study, merged)), rowsOf(tableJson(study, runs)));
-        QCOMPARE(tableCsv(study, merged), tableCsv(study, runs));
+        TableProvenance p;
+        p.options = {{"--splits", 3}, {"--restarts", 2}, {"epochs", 300}};
+        p.shard = 2;
+        p.shards = 3;
+        p.version = "0.1.0 (abc)";
+        p.totalRuns = 12;
+        const QJsonObject root = QJsonDocument::fromJson(tableJson(study, selectingRuns(), p)).object();
+        const auto back = provenanceFromJson(root.value("provenance"));
+        QVERIFY(back);
+        QCOMPARE(back->options, p.options);
+        QCOMPARE(back->shard, 2);
+        QCOMPARE(back->shards, 3);
+        QCOMPARE(back->version, p.version);
+        QCOMPARE(back->totalRuns, qint64(12));
+        QVERIFY(!root.contains("partial"));
+        // A shard past the count, or a count that is not whole, is no provenance.
+        QJsonObject bad = root.value("provenance").toObject();
+        bad["shard"] = 4;
+        QVERIFY(!provenanceFromJson(bad));
+        bad["shard"] = 1.5;
+        QVERIFY(!provenanceFromJson(bad));
+        QVERIFY(!provenanceFromJson(QJsonValue("text")));
+    }
+
+    void aPartialTableSaysSoInEveryFormat()
+    {
+        const Study study = selectingStudy();
+        const TablePartial partial{true, "3 of the 12 runs"};
+        const QJsonObject root =
+            QJsonDocument::fromJson(tableJson(study, selectingRuns(), std::nullopt, partial)).object();
+        QCOMPARE(root.value("partial").toBool(), true);
+        QCOMPARE(root.value("partial_why").toString(), QString("3 of the 12 runs"));
+        const QByteArray csv = tableCsv(study, selectingRuns(), partial);
+        QVERIFY2(csv.startsWith("dataset,a,a_sd,b,b_sd,splits,paper_a,partial\n") && csv.contains(",yes\n"),
+                 csv.constData());
+        QVERIFY(
+            tableMarkdown(study, selectingRuns(), partial).contains("**Partial table**: 3 of the 12 runs\n"));
+        QVERIFY(!tableMarkdown(study, selectingRuns()).contains("Partial"));
     }
 
     void namesFollowTheStudy()
@@ -139,18 +162,91 @@ private slots:
                  QString("Read the rows swapped."));
     }
 
-    void unknownCellsAreRefused()
+    void medianMetricsAreAggregatedAndNamedAsMedians()
     {
         Study study = selectingStudy();
+        study.selectBy.clear(); // restart 0 counts: a = 10·cell + split, b = −split
+        std::vector<StudyRun> runs = selectingRuns();
+        // A fourth split whose a is far off: the mean moves, the median (of 0, 1, 2, 1000) is 1.5.
+        runs.push_back({0, 3, 0, {1000, -3}, 0});
+        study.medianMetrics = {"a"};
+        const QJsonObject first = rowsOf(tableJson(study, runs))[0].toObject();
+        QCOMPARE(first.value("a_median").toDouble(), 1.5);
+        QVERIFY(!first.contains("a"));
+        QCOMPARE(first.value("b").toDouble(), -1.5); // b keeps the mean
+        QCOMPARE(QJsonDocument::fromJson(tableJson(study, runs)).object().value("median_metrics").toArray(),
+                 QJsonArray{"a"});
+        QVERIFY2(tableCsv(study, runs).startsWith("dataset,a_median,a_sd,b,b_sd,splits,paper_a\n"),
+                 tableCsv(study, runs).constData());
+        const QByteArray markdown = tableMarkdown(study, runs);
+        QVERIFY2(markdown.contains("| a (median) |") && markdown.contains("median ± sd for a"),
+                 markdown.constData());
+        QVERIFY2(markdown.contains("| one | 4 | 1.5000 ± "), markdown.constData());
+        study.naming = RowNaming::MeanSdPrefix;
+        QVERIFY(rowsOf(tableJson(study, runs))[0].toObject().contains("median_a"));
+        // An even count of two: the mean of both.
+        QCOMPARE(rowsOf(tableJson(study, {runs[0], runs[2]}))[0].toObject().value("median_a").toDouble(),
+                 0.5);
+    }
+
+    void aCellRunsItsOwnScenario()
+    {
+        // Two cells of one table: the first runs the study's scenario, the second its own. The
+        // metric tells them apart by a summary key only ue-discrete writes.
+        Study study;
+        study.id = "toy-scenarios";
+        study.title = "Toy";
+        study.scenarioId = "ue-gaussian";
+        study.metrics = {"discrete"};
+        study.columns = {"model"};
+        study.replicateValues = [](int, int) { return ParameterValues{}; };
+        study.derive = [](const std::string&, const Summary& s) {
+            return s.contains("equivalence.max_abs_diff") ? 1.0 : 0.0;
+        };
+        StudyCell gaussian, discrete;
+        gaussian.labels = {{"model", "gaussian"}};
+        discrete.labels = {{"model", "discrete"}};
+        discrete.scenarioId = "ue-discrete";
+        study.cells = {gaussian, discrete};
         QTemporaryDir dir;
-        const QString path = dir.filePath("t.json");
-        QFile f(path);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(tableJson(study, selectingRuns()));
-        f.close();
-        study.cells.pop_back();
-        std::vector<StudyRun> runs;
-        QVERIFY(readTableRuns(path, study, runs).contains("not a cell"));
+        TableCommand command;
+        command.study = study;
+        command.replicates = 1;
+        command.exports = {dir.filePath("t.json"), dir.filePath("t.md")};
+        QCOMPARE(runTableCommand(command), 0);
+        QFile f(dir.filePath("t.json"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonArray rows = rowsOf(f.readAll());
+        QCOMPARE(rows.size(), 2);
+        QCOMPARE(rows[0].toObject().value("mean_discrete").toDouble(), 0.0);
+        QCOMPARE(rows[1].toObject().value("mean_discrete").toDouble(), 1.0);
+        QFile md(dir.filePath("t.md"));
+        QVERIFY(md.open(QIODevice::ReadOnly));
+        QVERIFY(md.readAll().contains("discrete of `ue-gaussian`, `ue-discrete` over"));
+    }
+
+    void aTableWhoseEveryRunFailsExitsNonZero()
+    {
+        // A cell the scenario refuses at run time (sigma_x < 0): every run fails, and the
+        // command says so instead of writing an empty table with exit 0.
+        Study study;
+        study.id = "toy-failing";
+        study.title = "Toy";
+        study.scenarioId = "ue-gaussian";
+        study.metrics = {"anything"};
+        study.columns = {"model"};
+        study.replicateValues = [](int, int) { return ParameterValues{}; };
+        StudyCell cell;
+        cell.labels = {{"model", "broken"}};
+        cell.values = {{"sigma_x", -1}};
+        study.cells = {cell};
+        QTemporaryDir dir;
+        TableCommand command;
+        command.study = study;
+        command.replicates = 2;
+        command.exports = {dir.filePath("t.json")};
+        QCOMPARE(runTableCommand(command), 1);
+        QVERIFY(!QFile::exists(dir.filePath("t.json")));
     }
 };
 
