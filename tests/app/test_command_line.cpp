@@ -342,8 +342,6 @@ private slots:
         }
         const QString help = run({"--help"}).out;
         QVERIFY(help.contains("Tables:"));
-        QEXPECT_FAIL("", "bq-calibration's title, in engine/scenarios/quadrature, still says \"(issue 13)\"",
-                     Continue);
         QVERIFY2(!issue.match(help).hasMatch(), qPrintable(issue.match(help).captured()));
     }
 

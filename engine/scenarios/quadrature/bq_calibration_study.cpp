@@ -12,7 +12,8 @@ Study bqCalibrationStudy()
     using namespace quadrature;
     Study s;
     s.id = "bq-calibration";
-    s.title = "Calibration of bq-1d's ±2 sd band (issue 13): coverage of the truth; 'paper' holds the target";
+    s.title =
+        "Calibration of bq-1d's ±2 sd band: how often it covers the truth; 'paper' holds the target coverage";
     s.scenarioId = "bq-1d";
     s.metrics = {"covered"}; // its mean over the configurations is the coverage
     s.columns = {"method", "strategy", "n"};
