@@ -36,7 +36,8 @@ struct ScenarioInputs {
     bool dataFile = false;      // the user may open a data set from a file
     std::string dataFileFilter; // for the file dialog, e.g. "CSV files (*.csv)"
     // The public data set it is written for, as named in ../shared/data (e.g. "scots_sec.csv");
-    // tests and benchmarks run the scenario on that file.
+    // tests and benchmarks run the scenario on that file. Empty for a scenario that simulates its
+    // own data and only accepts the user's (bq-dp-mixture, bq-ibp): tests run it on its own data.
     std::string dataSetName;
 
     // Limits, checked by validateRunInput before a run (core/input_limits.h). Points

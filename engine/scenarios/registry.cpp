@@ -6,7 +6,9 @@
 #include "scenarios/genbayes/gb_scenario.h"
 #include "scenarios/quadrature/bq_1d_scenario.h"
 #include "scenarios/quadrature/bq_2d_marginal_scenario.h"
+#include "scenarios/quadrature/bq_dp_mixture_scenario.h"
 #include "scenarios/quadrature/bq_evidence_scenario.h"
+#include "scenarios/quadrature/bq_ibp_scenario.h"
 #include "scenarios/uncertain_evidence/commutativity_scenario.h"
 #include "scenarios/uncertain_evidence/discrete_scenario.h"
 #include "scenarios/uncertain_evidence/drop_ball_scenario.h"
@@ -37,6 +39,8 @@ ScenarioRegistry::ScenarioRegistry()
     m_scenarios.push_back(std::make_shared<scenarios::Bq1dScenario>());
     m_scenarios.push_back(std::make_shared<scenarios::BqEvidenceScenario>());
     m_scenarios.push_back(std::make_shared<scenarios::Bq2dMarginalScenario>());
+    m_scenarios.push_back(std::make_shared<scenarios::BqDpMixtureScenario>());
+    m_scenarios.push_back(std::make_shared<scenarios::BqIbpScenario>());
     m_scenarios.push_back(std::make_shared<scenarios::WvoBetaBernoulliScenario>());
     m_scenarios.push_back(std::make_shared<scenarios::WvoNormalScenario>());
     m_scenarios.push_back(std::make_shared<scenarios::WvoNormalHyperScenario>());
