@@ -3,6 +3,7 @@
 #include "scenarios/bnn/bnn_tables.h"
 #include "scenarios/genbayes/gb_tables.h"
 #include "scenarios/quadrature/bq_calibration_study.h"
+#include "scenarios/quadrature/bq_structured_study.h"
 
 namespace evx {
 
@@ -13,6 +14,7 @@ const std::vector<Study>& allStudies()
         for (Study& s : scenarios::bnnStudies())
             all.push_back(std::move(s));
         all.push_back(scenarios::bqCalibrationStudy());
+        all.push_back(scenarios::bqStructuredStudy());
         return all;
     }();
     return studies;
