@@ -20,6 +20,8 @@ const std::map<std::string, std::string> kWholeKeys = {
     {"jsd", "Jensen–Shannon distance"},
     {"time.speedup", "Speed-up"},
     {"kernel.fit_samples", "Samples the length-scales were fitted to"},
+    {"exact.log_evidence", "Exact: log evidence"},
+    {"exact.evidence", "Exact: evidence"},
     {"c_lo", "Cₗₒ (lower end of the family)"},
     {"c_star", "C* (peak of the density)"},
     {"c_map", "C at the mode"},

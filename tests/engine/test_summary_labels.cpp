@@ -3,6 +3,7 @@
 
 #include "core/summary_labels.h"
 #include "scenarios/registry.h"
+#include "scenario_inputs.h"
 
 #include <QTest>
 
@@ -14,7 +15,6 @@ using namespace evx;
 
 namespace {
 
-const char* const kAttainmentData = EVX_SOURCE_DIR "/../shared/data/scots_sec.csv";
 
 // The number a shown text stands for, read independently of formatSummaryNumber: "d.dd×10ⁿ"
 // is rewritten as "d.dde n" for strtod, digit by digit from the superscripts.
@@ -58,6 +58,9 @@ private slots:
                                << "Prior: mean";
         QTest::newRow("jeffrey") << "jeffrey.sd"
                                  << "Jeffrey's rule: sd";
+        // Not "Exact posterior: log evidence": the BQ scenarios' exact value is an evidence.
+        QTest::newRow("exact evidence") << "exact.log_evidence"
+                                        << "Exact: log evidence";
         QTest::newRow("test ll") << "test_ll"
                                  << "Test log-likelihood";
         QTest::newRow("mi") << "mi_x_z"
@@ -111,10 +114,7 @@ private slots:
     {
         QFETCH(QString, id);
         const auto scenario = ScenarioRegistry::instance().find(id.toStdString());
-        RunInput input;
-        input.values = scenario->schema().defaults();
-        if (scenario->inputs().dataFile)
-            input.dataPath = kAttainmentData;
+        const RunInput input = testing::exampleInput(*scenario, scenario->schema().defaults());
         const Figure figure = scenario->runChecked(input, {});
         QVERIFY(!figure.summary.empty());
         const auto rows = presentSummary(figure.summary, &scenario->schema(), scenario->summaryUnits());
