@@ -5,6 +5,7 @@
 #include "core/errors.h"
 #include "core/input_limits.h"
 #include "exporter.h"
+#include "link_command.h"
 #include "pin_labels.h"
 #include "plot/plot_view.h"
 #include "scenarios/registry.h"
@@ -145,6 +146,8 @@ QString usageText()
            "  evidence-explorer --list-scenarios\n"
            "  evidence-explorer --list-parameters ID         (also: --scenario ID --help)\n"
            "  evidence-explorer FILE.evx.json [--set name=value ...] [--export FILE ...]\n"
+           "  evidence-explorer evx://ID?name=value&... [--set name=value ...] [--export FILE ...]\n"
+           "  evidence-explorer (--scenario ID [--preset NAME] [--set ...] | FILE.evx.json) --print-link\n"
            "  evidence-explorer --scenario ID [--preset NAME] [--set name=value ...]\n"
            "                    [--point x[,y] ...] [--data FILE]\n"
            "                    --export FILE [--export FILE ...] [--size WIDTHxHEIGHT | PRINT SIZE]\n"
@@ -218,7 +221,7 @@ std::variant<CommandLine, QString> parseCommandLine(const QStringList& givenArgs
     QStringList sets, pointTexts;
     QString dataPath;
     PrintRequest print;
-    bool list = false, help = false, sizeGiven = false;
+    bool list = false, help = false, sizeGiven = false, printLink = false;
     try {
         for (int i = 0; i < args.size(); ++i) {
             const QString& arg = args[i];
@@ -255,6 +258,8 @@ std::variant<CommandLine, QString> parseCommandLine(const QStringList& givenArgs
                 print.preset = takeValue(args, i, arg);
             else if (arg == "--bench-sweep")
                 sweepSpec = takeValue(args, i, arg);
+            else if (arg == "--print-link")
+                printLink = true;
             else if (!arg.startsWith('-') && cl.sessionPath.isEmpty())
                 cl.sessionPath = arg;
             else
@@ -279,9 +284,10 @@ std::variant<CommandLine, QString> parseCommandLine(const QStringList& givenArgs
             // still change parameters, --export writes what it computes.
             if (!scenarioId.isEmpty() || !cl.presetName.isEmpty() || !pointTexts.isEmpty() ||
                 !dataPath.isEmpty())
-                throw InvalidParameter("a session file names its own scenario, preset, points and data; "
-                                       "--scenario, --preset, --point and --data cannot be added to it");
-            auto loaded = loadSession(cl.sessionPath);
+                throw InvalidParameter(
+                    "a session file or link names its own scenario, preset, points and data; "
+                    "--scenario, --preset, --point and --data cannot be added to it");
+            auto loaded = openSessionOrLink(cl.sessionPath);
             if (const auto* why = std::get_if<QString>(&loaded))
                 throw InvalidParameter(why->toStdString());
             const Session& session = std::get<Session>(loaded);
@@ -291,7 +297,7 @@ std::variant<CommandLine, QString> parseCommandLine(const QStringList& givenArgs
             cl.hiddenSeries = session.hiddenSeries;
         }
         if (list) {
-            if (!scenarioId.isEmpty() || !cl.exports.isEmpty() || !sweepSpec.isEmpty())
+            if (!scenarioId.isEmpty() || !cl.exports.isEmpty() || !sweepSpec.isEmpty() || printLink)
                 throw InvalidParameter("--list-scenarios takes no other option");
             cl.mode = CommandLine::Mode::List;
             return cl;
@@ -334,6 +340,10 @@ std::variant<CommandLine, QString> parseCommandLine(const QStringList& givenArgs
                 cl.input.dataPath = QFileInfo(dataPath).absoluteFilePath().toStdString();
             }
             validateRunInput(*cl.scenario, cl.input);
+        }
+        if (printLink) {
+            checkPrintLink(cl, sweepSpec, sizeGiven || print.physical() || print.fontPt);
+            return cl;
         }
         for (const QString& path : cl.exports)
             checkExportPath(path);
@@ -406,6 +416,8 @@ int runCommandLine(const CommandLine& cl)
         return 0;
     case CommandLine::Mode::BenchSweep:
         return runBenchSweep(cl);
+    case CommandLine::Mode::PrintLink:
+        return printStateLink(cl);
     case CommandLine::Mode::Export:
         break;
     case CommandLine::Mode::Window:

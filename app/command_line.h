@@ -21,11 +21,11 @@ namespace evx {
 inline constexpr QSize kDefaultPlotSize{1200, 800};
 
 struct CommandLine {
-    enum class Mode { Window, List, Export, BenchSweep, Help, ListParameters };
+    enum class Mode { Window, List, Export, BenchSweep, Help, ListParameters, PrintLink };
     Mode mode = Mode::Window;
     std::shared_ptr<const Scenario> scenario; // null: the window opens its default
     QString presetName;
-    QString sessionPath; // a session file given on the command line (FILE.evx.json)
+    QString sessionPath; // a session file given on the command line (FILE.evx.json), or a link (evx://…)
     RunInput input;      // the scenario's defaults overlaid with the preset and every --set; --point; --data
     std::vector<PinnedFigure> pins; // a session's pins and hidden series: its exports show
     QStringList hiddenSeries;       // them as the window's do

@@ -1,9 +1,11 @@
 #include "command_line.h"
 #include "main_window.h"
+#include "state_link.h"
 #include "table_command.h"
 
 #include <QApplication>
 #include <QIcon>
+#include <QUrl>
 #include <cstdio>
 
 int main(int argc, char** argv)
@@ -38,9 +40,11 @@ int main(int argc, char** argv)
         return evx::runCommandLine(commandLine);
 
     evx::MainWindow window;
-    if (!commandLine.sessionPath.isEmpty() && !arguments.contains("--set"))
-        window.openSessionFile(
-            commandLine.sessionPath); // with its hidden series; a failure shows in the window
+    const QString& path = commandLine.sessionPath;
+    if (!path.isEmpty() && !evx::isStateLink(path) && !arguments.contains("--set"))
+        // With its hidden series; a failure shows in the window. A desktop's %u gives file: URLs.
+        window.openSessionFile(path.startsWith("file:", Qt::CaseInsensitive) ? QUrl(path).toLocalFile()
+                                                                             : path);
     else if (commandLine.scenario)
         window.openScenario(QString::fromStdString(commandLine.scenario->info().id), commandLine.input);
     window.show();

@@ -161,6 +161,7 @@ void MainWindow::buildWidgets()
 void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
+    QMenu* edit = menuBar()->addMenu(tr("&Edit")); // filled below, after File's entries
     file->addAction(tr("&Open Session…"), QKeySequence::Open, this, &MainWindow::onOpenSession);
     file->addAction(tr("&Save Session"), QKeySequence::Save, this, &MainWindow::onSaveSession);
     file->addAction(tr("Save Session &As…"), QKeySequence::SaveAs, this, &MainWindow::onSaveSessionAs);
@@ -171,6 +172,11 @@ void MainWindow::buildMenus()
     file->addAction(tr("&Copy Image"), QKeySequence(tr("Ctrl+Shift+C")), this, &MainWindow::onCopyImage);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QAction* copyLinkAction =
+        edit->addAction(tr("Copy &Link"), QKeySequence(tr("Ctrl+Shift+L")), this, &MainWindow::copyLink);
+    copyLinkAction->setToolTip(
+        tr("Put a link to this state (evx://…) on the clipboard, for slides and notes (Ctrl+Shift+L)"));
 
     m_presetMenu = menuBar()->addMenu(tr("&Presets"));
 

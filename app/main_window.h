@@ -48,6 +48,14 @@ public:
     QString exportFigureFile(const QString& path, QSize size = {});
     QString openDataSetFile(const QString& path);
 
+    // Links (main_window_link.cpp): the current state as evx://… (state_link.h), what Edit →
+    // Copy Link (Ctrl+Shift+L) puts on the clipboard; "" with the reason in *why when the state
+    // has a data file. openLink applies a link as a session would (every value checked first;
+    // a refused link changes nothing) and returns "" or the reason.
+    QString currentLink(QString* why = nullptr) const;
+    QString openLink(const QString& link);
+    void copyLink();
+
     // A point the user added on the scenario's point plot (what a settled click does).
     void addPoint(double x, double y);
     void clearPoints();
