@@ -5,6 +5,7 @@
 #include "core/errors.h"
 #include "core/input_limits.h"
 #include "exporter.h"
+#include "lesson_command.h"
 #include "link_command.h"
 #include "pin_labels.h"
 #include "plot/plot_view.h"
@@ -144,6 +145,8 @@ QString usageText()
     return "Usage:\n"
            "  evidence-explorer [--scenario ID [--preset NAME] [--set name=value ...]]\n"
            "  evidence-explorer --list-scenarios\n"
+           "  evidence-explorer --list-lessons\n"
+           "  evidence-explorer --lesson ID|FILE [--step K] [--set name=value ...] [--export FILE ...]\n"
            "  evidence-explorer --list-parameters ID         (also: --scenario ID --help)\n"
            "  evidence-explorer FILE.evx.json [--set name=value ...] [--export FILE ...]\n"
            "  evidence-explorer evx://ID?name=value&... [--set name=value ...] [--export FILE ...]\n"
@@ -221,7 +224,8 @@ std::variant<CommandLine, QString> parseCommandLine(const QStringList& givenArgs
     QStringList sets, pointTexts;
     QString dataPath;
     PrintRequest print;
-    bool list = false, help = false, sizeGiven = false, printLink = false;
+    bool list = false, help = false, sizeGiven = false, printLink = false, listLessons = false;
+    QString lessonArgument, lessonStepText;
     try {
         for (int i = 0; i < args.size(); ++i) {
             const QString& arg = args[i];
@@ -260,6 +264,12 @@ std::variant<CommandLine, QString> parseCommandLine(const QStringList& givenArgs
                 sweepSpec = takeValue(args, i, arg);
             else if (arg == "--print-link")
                 printLink = true;
+            else if (arg == "--list-lessons")
+                listLessons = true;
+            else if (arg == "--lesson")
+                lessonArgument = takeValue(args, i, arg);
+            else if (arg == "--step")
+                lessonStepText = takeValue(args, i, arg);
             else if (!arg.startsWith('-') && cl.sessionPath.isEmpty())
                 cl.sessionPath = arg;
             else
@@ -279,6 +289,22 @@ std::variant<CommandLine, QString> parseCommandLine(const QStringList& givenArgs
             cl.mode = CommandLine::Mode::Help;
             return cl;
         }
+        if (listLessons) {
+            if (args.size() != 1)
+                throw InvalidParameter("--list-lessons takes no other option");
+            cl.mode = CommandLine::Mode::ListLessons;
+            return cl;
+        }
+        if (!lessonStepText.isEmpty() && lessonArgument.isEmpty())
+            throw InvalidParameter("--step K needs --lesson ID|FILE");
+        if (!lessonArgument.isEmpty()) {
+            // A lesson step names its own state, as a session does; --set may still change it.
+            if (!scenarioId.isEmpty() || !cl.presetName.isEmpty() || !pointTexts.isEmpty() ||
+                !dataPath.isEmpty() || !cl.sessionPath.isEmpty())
+                throw InvalidParameter("a lesson step names its own scenario, preset and points; --scenario, "
+                                       "--preset, --point, --data and a session cannot be added to it");
+            scenarioId = applyLessonStep(cl, lessonArgument, lessonStepText);
+        }
         if (!cl.sessionPath.isEmpty()) {
             // A session names its scenario, parameters, points and data file; --set may
             // still change parameters, --export writes what it computes.
@@ -287,7 +313,7 @@ std::variant<CommandLine, QString> parseCommandLine(const QStringList& givenArgs
                 throw InvalidParameter(
                     "a session file or link names its own scenario, preset, points and data; "
                     "--scenario, --preset, --point and --data cannot be added to it");
-            auto loaded = openSessionOrLink(cl.sessionPath);
+            auto loaded = openSessionOrLink(cl.sessionPath, cl);
             if (const auto* why = std::get_if<QString>(&loaded))
                 throw InvalidParameter(why->toStdString());
             const Session& session = std::get<Session>(loaded);
@@ -316,7 +342,7 @@ std::variant<CommandLine, QString> parseCommandLine(const QStringList& givenArgs
                                            .toStdString());
             const ParameterSchema& schema = cl.scenario->schema();
             ParameterValues& values = cl.input.values;
-            if (cl.sessionPath.isEmpty())
+            if (cl.sessionPath.isEmpty() && cl.lesson.isEmpty())
                 values = cl.presetName.isEmpty() ? schema.defaults()
                                                  : cl.scenario->presetValues(cl.presetName.toStdString());
             for (const QString& set : sets) {
@@ -362,6 +388,8 @@ std::variant<CommandLine, QString> parseCommandLine(const QStringList& givenArgs
                                            .arg(*print.fontPt)
                                            .toStdString());
             cl.figure = cl.scenario->runChecked(cl.input, {});
+            if (!cl.lesson.isEmpty())
+                computeLessonPins(cl);
             if (print.physical()) {
                 const bool raster =
                     std::any_of(cl.exports.begin(), cl.exports.end(), [](const QString& path) {
@@ -418,6 +446,8 @@ int runCommandLine(const CommandLine& cl)
         return runBenchSweep(cl);
     case CommandLine::Mode::PrintLink:
         return printStateLink(cl);
+    case CommandLine::Mode::ListLessons:
+        return printLessonList();
     case CommandLine::Mode::Export:
         break;
     case CommandLine::Mode::Window:
@@ -446,8 +476,8 @@ int runCommandLine(const CommandLine& cl)
     }
     const QString id = QString::fromStdString(cl.scenario->info().id);
     for (const QString& path : cl.exports) {
-        const QString error =
-            exportFigure(path, {id, cl.scenario->schema(), cl.input.values, figure}, view, print);
+        const QString error = exportFigure(
+            path, {id, cl.scenario->schema(), cl.input.values, figure, cl.lessonCaption}, view, print);
         if (!error.isEmpty()) {
             std::fprintf(stderr, "evidence-explorer: error: %s\n", error.toUtf8().constData());
             return 1;

@@ -21,7 +21,7 @@ namespace evx {
 inline constexpr QSize kDefaultPlotSize{1200, 800};
 
 struct CommandLine {
-    enum class Mode { Window, List, Export, BenchSweep, Help, ListParameters, PrintLink };
+    enum class Mode { Window, List, Export, BenchSweep, Help, ListParameters, PrintLink, ListLessons };
     Mode mode = Mode::Window;
     std::shared_ptr<const Scenario> scenario; // null: the window opens its default
     QString presetName;
@@ -30,8 +30,11 @@ struct CommandLine {
     std::vector<PinnedFigure> pins; // a session's pins and hidden series: its exports show
     QStringList hiddenSeries;       // them as the window's do
     QStringList exports;
-    Figure figure; // --export: computed while parsing, so the scenario's own input checks
-                   // (e.g. parameters that are fine alone but not together) count as bad input
+    QString lesson;        // --lesson ID|FILE: its step lessonStep (from 0) is the state
+    int lessonStep = 0;    // --step K - 1
+    QString lessonCaption; // that step's caption, which a JSON export carries
+    Figure figure;         // --export: computed while parsing, so the scenario's own input checks
+                           // (e.g. parameters that are fine alone but not together) count as bad input
     QSize size = kDefaultPlotSize; // --size: pixels of --bench-sweep and of exports
     PrintSize print;               // images of --export: from --size, or --width-mm, --figure-size, …
     // A print size in millimetres as asked for: runCommandLine resolves it again once the figure's

@@ -116,7 +116,7 @@ QJsonObject parametersToJson(const ParameterSchema& schema, const ParameterValue
 }
 
 QByteArray figureToJson(const QString& scenarioId, const ParameterSchema& schema,
-                        const ParameterValues& values, const Figure& figure)
+                        const ParameterValues& values, const Figure& figure, const QString& caption)
 {
     QJsonObject summary;
     for (const auto& [key, value] : figure.summary.entries())
@@ -132,6 +132,8 @@ QByteArray figureToJson(const QString& scenarioId, const ParameterSchema& schema
                      {"summary", summary},
                      {"plots", plots},
                      {"warnings", warnings}};
+    if (!caption.isEmpty())
+        root["caption"] = caption;
     if (!figure.tables.empty()) {
         // The figure's tables as they are shown: a title, column names and rows of text.
         QJsonArray tables;

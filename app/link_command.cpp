@@ -1,6 +1,7 @@
 #include "link_command.h"
 
 #include "core/errors.h"
+#include "lesson.h"
 #include "state_link.h"
 
 #include <QUrl>
@@ -8,10 +9,20 @@
 
 namespace evx {
 
-std::variant<Session, QString> openSessionOrLink(const QString& argument)
+std::variant<Session, QString> openSessionOrLink(const QString& argument, CommandLine& cl)
 {
-    if (isStateLink(argument))
-        return parseStateLink(argument);
+    if (isStateLink(argument)) {
+        LessonPosition position;
+        auto session = parseStateLink(argument, &position);
+        if (!position.lesson.isEmpty()) {
+            // parseStateLink has loaded this shipped lesson and checked the step.
+            const Lesson lesson = std::get<Lesson>(loadLesson(position.lesson));
+            cl.lesson = position.lesson;
+            cl.lessonStep = position.step;
+            cl.lessonCaption = lesson.steps[std::size_t(position.step)].caption;
+        }
+        return session;
+    }
     if (argument.startsWith("file:", Qt::CaseInsensitive)) {
         const QUrl url(argument, QUrl::StrictMode);
         if (!url.isValid() || !url.isLocalFile())
@@ -35,8 +46,11 @@ void checkPrintLink(CommandLine& cl, const QString& sweepSpec, bool sizeOptions)
 
 int printStateLink(const CommandLine& cl)
 {
+    // A lesson file's path is not put in a link (state_link.h): only a shipped lesson's id.
+    const LessonPosition lesson{shippedLessonIds().contains(cl.lesson) ? cl.lesson : QString(),
+                                cl.lessonStep};
     const QString link =
-        stateLinkFor(QString::fromStdString(cl.scenario->info().id), cl.scenario->schema(), cl.input);
+        stateLinkFor(QString::fromStdString(cl.scenario->info().id), cl.scenario->schema(), cl.input, lesson);
     std::fputs((link + "\n").toUtf8().constData(), stdout);
     return 0;
 }

@@ -11,8 +11,9 @@
 namespace evx {
 
 // The session a positional argument names: a link (evx://…), a file: URL (what a desktop's
-// %u hands over for a local file) or a session file path.
-std::variant<Session, QString> openSessionOrLink(const QString& argument);
+// %u hands over for a local file) or a session file path. A link to a lesson step puts the
+// lesson, step and caption into commandLine.
+std::variant<Session, QString> openSessionOrLink(const QString& argument, CommandLine& commandLine);
 
 // Makes a parsed command line print its state's link; throws InvalidParameter when
 // --print-link is combined with what it cannot print (no scenario, exports, a sweep, a size,

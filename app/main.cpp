@@ -1,5 +1,6 @@
 #include "command_line.h"
 #include "main_window.h"
+#include "params/parameter_panel.h"
 #include "state_link.h"
 #include "table_command.h"
 
@@ -41,7 +42,10 @@ int main(int argc, char** argv)
 
     evx::MainWindow window;
     const QString& path = commandLine.sessionPath;
-    if (!path.isEmpty() && !evx::isStateLink(path) && !arguments.contains("--set"))
+    if (!commandLine.lesson.isEmpty()) {
+        window.openLessonFile(commandLine.lesson, commandLine.lessonStep);
+        window.parameterPanel()->setValues(commandLine.input.values); // the step's, with any --set over them
+    } else if (!path.isEmpty() && !evx::isStateLink(path) && !arguments.contains("--set"))
         // With its hidden series; a failure shows in the window. A desktop's %u gives file: URLs.
         window.openSessionFile(path.startsWith("file:", Qt::CaseInsensitive) ? QUrl(path).toLocalFile()
                                                                              : path);

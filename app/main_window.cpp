@@ -28,6 +28,7 @@
 #include <QTextBrowser>
 #include <QTimer>
 #include <QToolBar>
+#include <QUrl>
 #include <QVBoxLayout>
 
 // Resources compiled into a static library must be registered by hand, and outside any
@@ -43,6 +44,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_runner(std::mak
 {
     initialiseResources();
     buildWidgets();
+    buildLessonDock();
     buildMenus();
     connect(m_runner.get(), &Runner::finished, this, &MainWindow::onFinished);
     connect(m_runner.get(), &Runner::failed, this, &MainWindow::onFailed);
@@ -117,7 +119,10 @@ void MainWindow::buildWidgets()
 
     m_summary = new SummaryTable;
     m_explanation = new QTextBrowser;
-    m_explanation->setOpenExternalLinks(true);
+    // Links in a page may set values (evx:set?…, as in lesson captions): activateLink decides.
+    m_explanation->setOpenLinks(false);
+    connect(m_explanation, &QTextBrowser::anchorClicked, this,
+            [this](const QUrl& url) { activateLink(url); });
     m_bottomTabs = new QTabWidget;
     m_bottomTabs->addTab(m_summary, tr("Summary"));
     m_bottomTabs->addTab(m_explanation, tr("About this scenario"));
@@ -167,6 +172,7 @@ void MainWindow::buildMenus()
     file->addAction(tr("Save Session &As…"), QKeySequence::SaveAs, this, &MainWindow::onSaveSessionAs);
     m_openDataAction =
         file->addAction(tr("Open &Data Set…"), QKeySequence(tr("Ctrl+D")), this, &MainWindow::onOpenDataSet);
+    file->addAction(tr("Open &Lesson…"), this, &MainWindow::onOpenLesson);
     file->addSeparator();
     file->addAction(tr("&Export Figure or Data…"), QKeySequence(tr("Ctrl+E")), this, &MainWindow::onExport);
     file->addAction(tr("&Copy Image"), QKeySequence(tr("Ctrl+Shift+C")), this, &MainWindow::onCopyImage);
@@ -179,6 +185,12 @@ void MainWindow::buildMenus()
         tr("Put a link to this state (evx://…) on the clipboard, for slides and notes (Ctrl+Shift+L)"));
 
     m_presetMenu = menuBar()->addMenu(tr("&Presets"));
+
+    QMenu* lesson = menuBar()->addMenu(tr("&Lesson"));
+    lesson->addAction(tr("&Open Lesson…"), this, &MainWindow::onOpenLesson);
+    lesson->addAction(m_nextStepAction);
+    lesson->addAction(m_previousStepAction);
+    lesson->addAction(tr("&Close Lesson"), this, &MainWindow::closeLesson);
 
     QMenu* run = menuBar()->addMenu(tr("&Run"));
     m_playAction =

@@ -18,8 +18,13 @@ QString MainWindow::currentLink(QString* why) const
         return {};
     RunInput input = m_input;
     input.values = m_panel->values();
+    // Within a shipped lesson the link says where: opening it shows the step's caption and pins.
+    LessonPosition lesson;
+    if (hasLesson() && shippedLessonIds().contains(m_lesson.id) &&
+        m_lesson.steps[std::size_t(m_lessonStep)].scenarioId == currentScenarioId())
+        lesson = {m_lesson.id, m_lessonStep};
     try {
-        return stateLinkFor(currentScenarioId(), m_scenario->schema(), input);
+        return stateLinkFor(currentScenarioId(), m_scenario->schema(), input, lesson);
     } catch (const InvalidParameter& e) {
         if (why)
             *why = QString::fromUtf8(e.what());
@@ -42,13 +47,24 @@ void MainWindow::copyLink()
 
 QString MainWindow::openLink(const QString& link)
 {
-    auto parsed = parseStateLink(link);
+    LessonPosition lesson;
+    auto parsed = parseStateLink(link, &lesson);
     if (const auto* why = std::get_if<QString>(&parsed)) {
         showError(tr("Cannot open the link: %1").arg(*why));
         return *why;
     }
     const Session& session = std::get<Session>(parsed);
-    openScenario(session.scenarioId, session.input);
+    if (lesson.lesson.isEmpty()) {
+        openScenario(session.scenarioId, session.input);
+        return {};
+    }
+    // The step as the lesson has it (caption, pins), then the link's values and points over it.
+    const QString why = openLessonFile(lesson.lesson, lesson.step);
+    if (!why.isEmpty())
+        return why;
+    m_input.points = session.input.points;
+    m_panel->setValues(session.input.values);
+    requestRun();
     return {};
 }
 

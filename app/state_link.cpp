@@ -2,6 +2,7 @@
 
 #include "core/errors.h"
 #include "core/input_limits.h"
+#include "lesson.h"
 #include "scenarios/registry.h"
 
 #include <QSet>
@@ -114,7 +115,8 @@ std::vector<std::pair<QString, QString>> parseLinkQuery(const QString& query, co
     return pairs;
 }
 
-QString stateLinkFor(const QString& scenarioId, const ParameterSchema& schema, const RunInput& input)
+QString stateLinkFor(const QString& scenarioId, const ParameterSchema& schema, const RunInput& input,
+                     const LessonPosition& lesson)
 {
     if (!input.dataPath.empty())
         throw InvalidParameter("a link cannot carry a data file (it names a file on one machine); "
@@ -130,13 +132,15 @@ QString stateLinkFor(const QString& scenarioId, const ParameterSchema& schema, c
     }
     for (const auto& point : input.points)
         pairs << "point=" + shortestNumber(point[0]) + "," + shortestNumber(point[1]);
+    if (!lesson.lesson.isEmpty())
+        pairs << "lesson=" + encodeLinkComponent(lesson.lesson) << QString("step=%1").arg(lesson.step + 1);
     QString link = "evx://" + encodeLinkComponent(scenarioId);
     if (!pairs.isEmpty())
         link += "?" + pairs.join('&');
     return link;
 }
 
-std::variant<Session, QString> parseStateLink(const QString& givenLink)
+std::variant<Session, QString> parseStateLink(const QString& givenLink, LessonPosition* lessonPosition)
 {
     try {
         if (givenLink.size() > kMaxLinkCharacters)
@@ -173,8 +177,13 @@ std::variant<Session, QString> parseStateLink(const QString& givenLink)
         for (const auto& [name, value] : pairs)
             if (name == "preset")
                 values = scenario->presetValues(value.toStdString());
+        QString lessonId, stepText;
         for (const auto& [name, value] : pairs) {
-            if (name == "preset")
+            if (name == "lesson")
+                lessonId = value;
+            if (name == "step")
+                stepText = value;
+            if (name == "preset" || name == "lesson" || name == "step")
                 continue;
             if (name == "point") {
                 session.input.points.push_back(parsePoint(value.toStdString()));
@@ -188,6 +197,36 @@ std::variant<Session, QString> parseStateLink(const QString& givenLink)
             values[key] = schema.parse(key, value.toStdString());
         }
         validateRunInput(*scenario, session.input);
+        if (lessonId.isEmpty() != stepText.isEmpty())
+            throw InvalidParameter("the link names a lesson without a step, or a step without a lesson");
+        if (!lessonId.isEmpty()) {
+            if (!shippedLessonIds().contains(lessonId))
+                throw InvalidParameter(QString("the link names no shipped lesson %1 (see --list-lessons)")
+                                           .arg(quoted(lessonId))
+                                           .toStdString());
+            const auto loaded = loadLesson(lessonId);
+            if (const auto* why = std::get_if<QString>(&loaded))
+                throw InvalidParameter(why->toStdString());
+            const Lesson& lesson = std::get<Lesson>(loaded);
+            bool ok = false;
+            const int step = stepText.toInt(&ok);
+            if (!ok || step < 1 || step > int(lesson.steps.size()))
+                throw InvalidParameter(QString("the link's step %1: the lesson '%2' has steps 1 to %3")
+                                           .arg(quoted(stepText), lessonId)
+                                           .arg(lesson.steps.size())
+                                           .toStdString());
+            if (lesson.steps[std::size_t(step - 1)].scenarioId != id)
+                throw InvalidParameter(
+                    QString("the link's scenario '%1' is not that of step %2 of the lesson '%3'")
+                        .arg(id)
+                        .arg(step)
+                        .arg(lessonId)
+                        .toStdString());
+            if (lessonPosition)
+                *lessonPosition = {lessonId, step - 1};
+        } else if (lessonPosition) {
+            *lessonPosition = {};
+        }
         return session;
     } catch (const std::exception& e) {
         return QString::fromUtf8(e.what());

@@ -9,8 +9,11 @@
 // fragment "#…" is ignored), then an optional query of name=value pairs joined by "&". Names
 // and values are percent-encoded UTF-8 (RFC 3986; "+" is a plus sign, not a space). Names are
 // the scenario's parameters, "preset" (its values first, then the others over them) and
-// "point" (x or x,y, repeatable, in order). A data file is not part of a link: it names a file on one
-// machine; a state that needs one is saved as a session.
+// "point" (x or x,y, repeatable, in order), and "lesson" and "step" (a shipped lesson's id and a
+// step from 1: the link opens that lesson at that step, with the link's values over the step's;
+// a lesson file is never named, since a link must not open files on the machine it is clicked
+// on). A data file is not part of a link: it names a file on one machine; a state that needs
+// one is saved as a session.
 
 #include "core/scenario.h"
 #include "session.h"
@@ -22,6 +25,12 @@
 
 namespace evx {
 
+// A shipped lesson and a step of it (from 0), as a link names them.
+struct LessonPosition {
+    QString lesson;
+    int step = 0;
+};
+
 // A pasted megabyte must not reach the parser: links longer than this are refused whole.
 inline constexpr qsizetype kMaxLinkCharacters = 8192;
 
@@ -31,12 +40,15 @@ bool isStateLink(const QString& text);
 // The link of a scenario's state: every parameter in schema order, each number written with
 // the fewest digits that read back as the same double, then the points. Throws InvalidParameter
 // for an input with a data file.
-QString stateLinkFor(const QString& scenarioId, const ParameterSchema& schema, const RunInput& input);
+QString stateLinkFor(const QString& scenarioId, const ParameterSchema& schema, const RunInput& input,
+                     const LessonPosition& lesson = {});
 
 // The state a link opens as a session (no pins, no hidden series), or the one-line reason it
 // is refused: not an evx:// link, too long, a bad %-escape, an unknown or repeated name, a
 // value --set would refuse, too many points.
-std::variant<Session, QString> parseStateLink(const QString& link);
+// With `lesson`, a link's lesson and step go there (lesson "" when it names none); the step's
+// scenario must be the link's.
+std::variant<Session, QString> parseStateLink(const QString& link, LessonPosition* lesson = nullptr);
 
 // The query of a link ("a=1&b=x%20y") as decoded name/value pairs in order; shared with the
 // evx:set?… links of lessons and explanation pages. Throws InvalidParameter on a bad escape,

@@ -2,6 +2,7 @@
 // the same values, a link of a session computes the same summary as the session, and hostile
 // links (unknown names, values out of range, 100 KB, bad escapes) are refused with one line.
 #include "core/errors.h"
+#include "lesson.h"
 #include "main_window.h"
 #include "main_window_support.h"
 #include "params/parameter_panel.h"
@@ -195,6 +196,26 @@ private slots:
         QVERIFY(bare.input.values == ScenarioRegistry::instance().find("ue-discrete")->schema().defaults());
     }
 
+    // A link may say which shipped lesson and step it belongs to; a lesson file never.
+    void lessonStepsRoundTrip()
+    {
+        for (const QString& id : shippedLessonIds()) {
+            const Lesson lesson = std::get<Lesson>(loadLesson(id));
+            for (std::size_t k = 0; k < lesson.steps.size(); ++k) {
+                const LessonStep& step = lesson.steps[k];
+                const auto s = ScenarioRegistry::instance().find(step.scenarioId.toStdString());
+                const QString link = stateLinkFor(step.scenarioId, s->schema(), step.input, {id, int(k)});
+                QVERIFY2(link.endsWith(QString("&lesson=%1&step=%2").arg(id).arg(k + 1)), qPrintable(link));
+                LessonPosition position;
+                auto parsed = parseStateLink(link, &position);
+                QVERIFY2(std::holds_alternative<Session>(parsed), qPrintable(refusal(link)));
+                QCOMPARE(position.lesson, id);
+                QCOMPARE(position.step, int(k));
+                QVERIFY(std::get<Session>(parsed).input.values == step.input.values);
+            }
+        }
+    }
+
     void hostileLinksAreRefusedWithOneLine_data()
     {
         QTest::addColumn<QString>("link");
@@ -236,6 +257,19 @@ private slots:
                                    << "is not x or x,y";
         QTest::newRow("point outside its box") << "evx://bq-1d?point=1e9"
                                                << "point";
+        const QString lesson = shippedLessonIds().front();
+        const QString scenario = std::get<Lesson>(loadLesson(lesson)).steps.front().scenarioId;
+        QTest::newRow("unknown lesson") << "evx://ue-gaussian?lesson=nope&step=1"
+                                        << "no shipped lesson 'nope'";
+        QTest::newRow("lesson file") << "evx://ue-gaussian?lesson=%2Ftmp%2Fx.json&step=1"
+                                     << "no shipped lesson";
+        QTest::newRow("lesson without step")
+            << QString("evx://%1?lesson=%2").arg(scenario, lesson) << "without a step";
+        QTest::newRow("step past the end")
+            << QString("evx://%1?lesson=%2&step=99").arg(scenario, lesson) << "has steps 1 to";
+        QTest::newRow("step of another scenario")
+            << QString("evx://%1?lesson=%2&step=1").arg(scenario == "bq-1d" ? "ue-gaussian" : "bq-1d", lesson)
+            << "is not that of step 1";
         QString many = "evx://bq-1d?";
         for (int i = 0; i < 200; ++i)
             many += QString("point=%1&").arg(i * 0.01);
