@@ -275,6 +275,15 @@ private slots:
         QVERIFY(!w.activateLink(QUrl("evx:set?sigma_q=-3")).isEmpty());
         QVERIFY(w.parameterPanel()->values() == expected);
 
+        // The same links clicked in an explanation page (F1) and in a lesson caption.
+        emit w.explanationView()->anchorClicked(QUrl("evx:set?zeta=3"));
+        expected["zeta"] = 3;
+        QVERIFY(w.parameterPanel()->values() == expected);
+        emit w.lessonPanel()->captionView()->anchorClicked(QUrl("evx:set?sigma_q=0.75&zeta=-1"));
+        expected["sigma_q"] = 0.75;
+        expected["zeta"] = -1;
+        QVERIFY(w.parameterPanel()->values() == expected);
+
         w.closeLesson();
         QVERIFY(!w.lessonPanel()->isVisible());
         QTest::keyClick(&w, Qt::Key_PageDown);
