@@ -19,6 +19,7 @@
 #include <QTextBrowser>
 #include <QUrl>
 #include <QtConcurrent>
+#include <algorithm>
 
 namespace evx {
 
@@ -30,7 +31,6 @@ void MainWindow::buildLessonDock()
     m_lessonDock->setWidget(m_lessonPanel);
     addDockWidget(Qt::RightDockWidgetArea, m_lessonDock);
     m_lessonDock->hide();
-    resizeDocks({m_lessonDock}, {320}, Qt::Horizontal);
     connect(m_lessonPanel, &LessonPanel::nextRequested, this, [this] { showLessonStep(m_lessonStep + 1); });
     connect(m_lessonPanel, &LessonPanel::backRequested, this, [this] { showLessonStep(m_lessonStep - 1); });
     connect(m_lessonPanel, &LessonPanel::closeRequested, this, &MainWindow::closeLesson);
@@ -85,7 +85,12 @@ void MainWindow::openLesson(const Lesson& lesson, int step)
 {
     m_lesson = lesson;
     m_lessonStep = -1;
-    m_lessonDock->show();
+    if (m_lessonDock->isHidden()) {
+        m_lessonDock->show();
+        // A fifth of the window: the caption wraps well at that width, and the plot keeps the room
+        // a figure of several plots needs (the dock can be dragged wider).
+        resizeDocks({m_lessonDock}, {std::clamp(width() / 5, 220, 320)}, Qt::Horizontal);
+    }
     m_nextStepAction->setEnabled(true);
     m_previousStepAction->setEnabled(true);
     showLessonStep(std::clamp(step, 0, int(m_lesson.steps.size()) - 1));
