@@ -275,6 +275,9 @@ private slots:
         QVERIFY(!w.activateLink(QUrl("evx:set?sigma_q=-3")).isEmpty());
         QVERIFY(w.parameterPanel()->values() == expected);
 
+        // The page's Markdown keeps its links as links, and they are clicked as in a caption.
+        QVERIFY2(w.explanationView()->toHtml().contains("href=\"evx:set?sigma_q=0.2\""),
+                 qPrintable(w.explanationView()->toHtml().left(2000)));
         // The same links clicked in an explanation page (F1) and in a lesson caption.
         emit w.explanationView()->anchorClicked(QUrl("evx:set?zeta=3"));
         expected["zeta"] = 3;
