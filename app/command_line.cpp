@@ -167,7 +167,8 @@ QString usageText()
            "\n"
            "  --width-mm W          [--height-mm H] (default: the figure's own aspect, e.g. 0.75 W)\n"
            "  --dpi D               PNG pixels per inch (default 300; at most 2400)\n"
-           "  --font-pt F           tick and legend text in points (default 8; also with --size)\n" +
+           "  --font-pt F           tick and legend text in points (default 8; also with --size)\n"
+           "  --theme high-contrast thicker lines, hatched bands, black on white (for projectors)\n" +
            tableListText();
 }
 
@@ -260,7 +261,14 @@ std::variant<CommandLine, QString> parseCommandLine(const QStringList& givenArgs
                 print.fontPt = parseNumber(arg, takeValue(args, i, arg));
             else if (arg == "--figure-size")
                 print.preset = takeValue(args, i, arg);
-            else if (arg == "--bench-sweep")
+            else if (arg == "--theme") {
+                const QString theme = takeValue(args, i, arg);
+                if (theme != "high-contrast" && theme != "standard")
+                    throw InvalidParameter(QString("--theme %1 is not a theme (standard or high-contrast)")
+                                               .arg(quoted(theme))
+                                               .toStdString());
+                cl.highContrast = theme == "high-contrast";
+            } else if (arg == "--bench-sweep")
                 sweepSpec = takeValue(args, i, arg);
             else if (arg == "--print-link")
                 printLink = true;
@@ -377,6 +385,9 @@ std::variant<CommandLine, QString> parseCommandLine(const QStringList& givenArgs
         if (printOptions && cl.exports.isEmpty())
             throw InvalidParameter(
                 "--width-mm, --height-mm, --dpi, --font-pt and --figure-size apply only to --export");
+        if (cl.highContrast && cl.exports.isEmpty())
+            throw InvalidParameter(
+                "--theme applies only to --export (in the window: View → High-Contrast Theme)");
         if (print.physical() && sizeGiven)
             throw InvalidParameter(
                 "--size gives pixels, --width-mm and --figure-size millimetres: use one of them");
@@ -457,6 +468,8 @@ int runCommandLine(const CommandLine& cl)
     const Figure& figure = cl.figure;
     PlotView view;
     view.resize(cl.size);
+    if (cl.highContrast)
+        view.setTheme(PlotView::Theme::HighContrast);
     // A session's pins and hidden curves, as the window shows and exports them.
     const QStringList labels = pinLabels(cl.scenario->schema(), cl.pins, cl.input.values);
     std::vector<PlotView::Pin> pins;

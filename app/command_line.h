@@ -40,7 +40,8 @@ struct CommandLine {
     // A print size in millimetres as asked for: runCommandLine resolves it again once the figure's
     // text can be measured (a height the figure chooses, PlotView::naturalHeightMm).
     std::optional<PrintRequest> printRequest;
-    bool raster = false; // some --export is a PNG
+    bool raster = false;       // some --export is a PNG
+    bool highContrast = false; // --theme high-contrast: images of --export in PlotView's high-contrast theme
     std::string sweepParameter;
     double sweepFrom = 0, sweepTo = 0;
     int sweepSteps = 0;

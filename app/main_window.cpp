@@ -220,6 +220,11 @@ void MainWindow::buildMenus()
                                            [this](bool on) { setPresentationMode(on); });
     m_presentationAction->setCheckable(true);
     m_presentationAction->setToolTip(tr("Large text and thick lines for a lecture hall (F11)"));
+    m_highContrastAction = view->addAction(tr("&High-Contrast Theme"), QKeySequence(tr("Ctrl+Shift+H")), this,
+                                           [this](bool on) { setHighContrast(on); });
+    m_highContrastAction->setCheckable(true);
+    m_highContrastAction->setToolTip(tr(
+        "Thicker lines, hatched bands and black text on white, for a washed-out projector (Ctrl+Shift+H)"));
     view->addAction(tr("&Larger Text"), QKeySequence(QKeySequence::ZoomIn), this,
                     [this] { changeTextScale(1); });
     QAction* larger = view->actions().last();

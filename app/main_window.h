@@ -104,6 +104,10 @@ public:
     static constexpr double kDefaultPresentationScale = 1.6;
     void setPresentationMode(bool on);
     bool isPresentationMode() const { return m_presentation; }
+    // View → High-Contrast Theme: the plot's (PlotView::Theme) and black text on white in the
+    // panels; remembered like the other view options.
+    void setHighContrast(bool on);
+    bool isHighContrast() const;
     void changeTextScale(int steps); // 0: back to the mode's default
     double textScale() const;
 
@@ -191,6 +195,7 @@ private:
     QMenu* m_presetMenu = nullptr;
     QDockWidget* m_panelDock = nullptr;
     QAction* m_presentationAction = nullptr;
+    QAction* m_highContrastAction = nullptr;
     bool m_presentation = false;
     bool m_dockFitQueued = false; // one refit per burst of resize events
     QList<QWidget*> m_hiddenForPresentation;
