@@ -72,6 +72,7 @@ void MainWindow::buildWidgets()
     auto* browserDock = new QDockWidget(tr("Scenarios"), this);
     browserDock->setObjectName("scenarios");
     browserDock->setWidget(m_browser);
+    m_browser->setAccessibleName(tr("Scenarios"));
     addDockWidget(Qt::LeftDockWidgetArea, browserDock);
 
     m_panel = new ParameterPanel;
@@ -83,6 +84,7 @@ void MainWindow::buildWidgets()
     auto* scroll = new QScrollArea;
     scroll->setWidget(m_panel);
     scroll->setWidgetResizable(true);
+    scroll->setAccessibleName(tr("Parameters"));
     auto* panelDock = new QDockWidget(tr("Parameters"), this);
     panelDock->setObjectName("parameters");
     panelDock->setWidget(scroll);
@@ -109,6 +111,7 @@ void MainWindow::buildWidgets()
     plotScroll->setWidgetResizable(true);
     plotScroll->setFrameShape(QFrame::NoFrame);
     plotScroll->setWidget(m_plotView);
+    plotScroll->setAccessibleName(tr("Figure"));
 
     auto* top = new QWidget;
     auto* topLayout = new QVBoxLayout(top);
