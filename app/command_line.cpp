@@ -5,6 +5,8 @@
 #include "core/errors.h"
 #include "core/input_limits.h"
 #include "exporter.h"
+#include "lesson_command.h"
+#include "link_command.h"
 #include "pin_labels.h"
 #include "plot/plot_view.h"
 #include "scenarios/registry.h"
@@ -143,8 +145,12 @@ QString usageText()
     return "Usage:\n"
            "  evidence-explorer [--scenario ID [--preset NAME] [--set name=value ...]]\n"
            "  evidence-explorer --list-scenarios\n"
+           "  evidence-explorer --list-lessons\n"
+           "  evidence-explorer --lesson ID|FILE [--step K] [--set name=value ...] [--export FILE ...]\n"
            "  evidence-explorer --list-parameters ID         (also: --scenario ID --help)\n"
            "  evidence-explorer FILE.evx.json [--set name=value ...] [--export FILE ...]\n"
+           "  evidence-explorer evx://ID?name=value&... [--set name=value ...] [--export FILE ...]\n"
+           "  evidence-explorer (--scenario ID [--preset NAME] [--set ...] | FILE.evx.json) --print-link\n"
            "  evidence-explorer --scenario ID [--preset NAME] [--set name=value ...]\n"
            "                    [--point x[,y] ...] [--data FILE]\n"
            "                    --export FILE [--export FILE ...] [--size WIDTHxHEIGHT | PRINT SIZE]\n"
@@ -161,7 +167,8 @@ QString usageText()
            "\n"
            "  --width-mm W          [--height-mm H] (default: the figure's own aspect, e.g. 0.75 W)\n"
            "  --dpi D               PNG pixels per inch (default 300; at most 2400)\n"
-           "  --font-pt F           tick and legend text in points (default 8; also with --size)\n" +
+           "  --font-pt F           tick and legend text in points (default 8; also with --size)\n"
+           "  --theme high-contrast thicker lines, hatched bands, black on white (for projectors)\n" +
            tableListText();
 }
 
@@ -218,7 +225,8 @@ std::variant<CommandLine, QString> parseCommandLine(const QStringList& givenArgs
     QStringList sets, pointTexts;
     QString dataPath;
     PrintRequest print;
-    bool list = false, help = false, sizeGiven = false;
+    bool list = false, help = false, sizeGiven = false, printLink = false, listLessons = false;
+    QString lessonArgument, lessonStepText;
     try {
         for (int i = 0; i < args.size(); ++i) {
             const QString& arg = args[i];
@@ -253,8 +261,23 @@ std::variant<CommandLine, QString> parseCommandLine(const QStringList& givenArgs
                 print.fontPt = parseNumber(arg, takeValue(args, i, arg));
             else if (arg == "--figure-size")
                 print.preset = takeValue(args, i, arg);
-            else if (arg == "--bench-sweep")
+            else if (arg == "--theme") {
+                const QString theme = takeValue(args, i, arg);
+                if (theme != "high-contrast" && theme != "standard")
+                    throw InvalidParameter(QString("--theme %1 is not a theme (standard or high-contrast)")
+                                               .arg(quoted(theme))
+                                               .toStdString());
+                cl.highContrast = theme == "high-contrast";
+            } else if (arg == "--bench-sweep")
                 sweepSpec = takeValue(args, i, arg);
+            else if (arg == "--print-link")
+                printLink = true;
+            else if (arg == "--list-lessons")
+                listLessons = true;
+            else if (arg == "--lesson")
+                lessonArgument = takeValue(args, i, arg);
+            else if (arg == "--step")
+                lessonStepText = takeValue(args, i, arg);
             else if (!arg.startsWith('-') && cl.sessionPath.isEmpty())
                 cl.sessionPath = arg;
             else
@@ -274,14 +297,31 @@ std::variant<CommandLine, QString> parseCommandLine(const QStringList& givenArgs
             cl.mode = CommandLine::Mode::Help;
             return cl;
         }
+        if (listLessons) {
+            if (args.size() != 1)
+                throw InvalidParameter("--list-lessons takes no other option");
+            cl.mode = CommandLine::Mode::ListLessons;
+            return cl;
+        }
+        if (!lessonStepText.isEmpty() && lessonArgument.isEmpty())
+            throw InvalidParameter("--step K needs --lesson ID|FILE");
+        if (!lessonArgument.isEmpty()) {
+            // A lesson step names its own state, as a session does; --set may still change it.
+            if (!scenarioId.isEmpty() || !cl.presetName.isEmpty() || !pointTexts.isEmpty() ||
+                !dataPath.isEmpty() || !cl.sessionPath.isEmpty())
+                throw InvalidParameter("a lesson step names its own scenario, preset and points; --scenario, "
+                                       "--preset, --point, --data and a session cannot be added to it");
+            scenarioId = applyLessonStep(cl, lessonArgument, lessonStepText);
+        }
         if (!cl.sessionPath.isEmpty()) {
             // A session names its scenario, parameters, points and data file; --set may
             // still change parameters, --export writes what it computes.
             if (!scenarioId.isEmpty() || !cl.presetName.isEmpty() || !pointTexts.isEmpty() ||
                 !dataPath.isEmpty())
-                throw InvalidParameter("a session file names its own scenario, preset, points and data; "
-                                       "--scenario, --preset, --point and --data cannot be added to it");
-            auto loaded = loadSession(cl.sessionPath);
+                throw InvalidParameter(
+                    "a session file or link names its own scenario, preset, points and data; "
+                    "--scenario, --preset, --point and --data cannot be added to it");
+            auto loaded = openSessionOrLink(cl.sessionPath, cl);
             if (const auto* why = std::get_if<QString>(&loaded))
                 throw InvalidParameter(why->toStdString());
             const Session& session = std::get<Session>(loaded);
@@ -291,7 +331,7 @@ std::variant<CommandLine, QString> parseCommandLine(const QStringList& givenArgs
             cl.hiddenSeries = session.hiddenSeries;
         }
         if (list) {
-            if (!scenarioId.isEmpty() || !cl.exports.isEmpty() || !sweepSpec.isEmpty())
+            if (!scenarioId.isEmpty() || !cl.exports.isEmpty() || !sweepSpec.isEmpty() || printLink)
                 throw InvalidParameter("--list-scenarios takes no other option");
             cl.mode = CommandLine::Mode::List;
             return cl;
@@ -310,7 +350,7 @@ std::variant<CommandLine, QString> parseCommandLine(const QStringList& givenArgs
                                            .toStdString());
             const ParameterSchema& schema = cl.scenario->schema();
             ParameterValues& values = cl.input.values;
-            if (cl.sessionPath.isEmpty())
+            if (cl.sessionPath.isEmpty() && cl.lesson.isEmpty())
                 values = cl.presetName.isEmpty() ? schema.defaults()
                                                  : cl.scenario->presetValues(cl.presetName.toStdString());
             for (const QString& set : sets) {
@@ -335,12 +375,19 @@ std::variant<CommandLine, QString> parseCommandLine(const QStringList& givenArgs
             }
             validateRunInput(*cl.scenario, cl.input);
         }
+        if (printLink) {
+            checkPrintLink(cl, sweepSpec, sizeGiven || print.physical() || print.fontPt);
+            return cl;
+        }
         for (const QString& path : cl.exports)
             checkExportPath(path);
         const bool printOptions = print.physical() || print.fontPt;
         if (printOptions && cl.exports.isEmpty())
             throw InvalidParameter(
                 "--width-mm, --height-mm, --dpi, --font-pt and --figure-size apply only to --export");
+        if (cl.highContrast && cl.exports.isEmpty())
+            throw InvalidParameter(
+                "--theme applies only to --export (in the window: View → High-Contrast Theme)");
         if (print.physical() && sizeGiven)
             throw InvalidParameter(
                 "--size gives pixels, --width-mm and --figure-size millimetres: use one of them");
@@ -359,6 +406,8 @@ std::variant<CommandLine, QString> parseCommandLine(const QStringList& givenArgs
                 if (const QString why = checkPrintRequest(print, raster); !why.isEmpty())
                     throw InvalidParameter(why.toStdString());
             cl.figure = cl.scenario->runChecked(cl.input, {});
+            if (!cl.lesson.isEmpty())
+                computeLessonPins(cl);
             if (print.physical()) {
                 auto resolved = resolvePrintSize(print, cl.figure, raster);
                 if (const auto* why = std::get_if<QString>(&resolved))
@@ -409,6 +458,10 @@ int runCommandLine(const CommandLine& cl)
         return 0;
     case CommandLine::Mode::BenchSweep:
         return runBenchSweep(cl);
+    case CommandLine::Mode::PrintLink:
+        return printStateLink(cl);
+    case CommandLine::Mode::ListLessons:
+        return printLessonList();
     case CommandLine::Mode::Export:
         break;
     case CommandLine::Mode::Window:
@@ -418,6 +471,8 @@ int runCommandLine(const CommandLine& cl)
     const Figure& figure = cl.figure;
     PlotView view;
     view.resize(cl.size);
+    if (cl.highContrast)
+        view.setTheme(PlotView::Theme::HighContrast);
     // A session's pins and hidden curves, as the window shows and exports them.
     const QStringList labels = pinLabels(cl.scenario->schema(), cl.pins, cl.input.values);
     std::vector<PlotView::Pin> pins;
@@ -437,8 +492,8 @@ int runCommandLine(const CommandLine& cl)
     }
     const QString id = QString::fromStdString(cl.scenario->info().id);
     for (const QString& path : cl.exports) {
-        const QString error =
-            exportFigure(path, {id, cl.scenario->schema(), cl.input.values, figure}, view, print);
+        const QString error = exportFigure(
+            path, {id, cl.scenario->schema(), cl.input.values, figure, cl.lessonCaption}, view, print);
         if (!error.isEmpty()) {
             std::fprintf(stderr, "evidence-explorer: error: %s\n", error.toUtf8().constData());
             return 1;

@@ -21,23 +21,27 @@ namespace evx {
 inline constexpr QSize kDefaultPlotSize{1200, 800};
 
 struct CommandLine {
-    enum class Mode { Window, List, Export, BenchSweep, Help, ListParameters };
+    enum class Mode { Window, List, Export, BenchSweep, Help, ListParameters, PrintLink, ListLessons };
     Mode mode = Mode::Window;
     std::shared_ptr<const Scenario> scenario; // null: the window opens its default
     QString presetName;
-    QString sessionPath; // a session file given on the command line (FILE.evx.json)
+    QString sessionPath; // a session file given on the command line (FILE.evx.json), or a link (evx://…)
     RunInput input;      // the scenario's defaults overlaid with the preset and every --set; --point; --data
     std::vector<PinnedFigure> pins; // a session's pins and hidden series: its exports show
     QStringList hiddenSeries;       // them as the window's do
     QStringList exports;
-    Figure figure; // --export: computed while parsing, so the scenario's own input checks
-                   // (e.g. parameters that are fine alone but not together) count as bad input
+    QString lesson;        // --lesson ID|FILE: its step lessonStep (from 0) is the state
+    int lessonStep = 0;    // --step K - 1
+    QString lessonCaption; // that step's caption, which a JSON export carries
+    Figure figure;         // --export: computed while parsing, so the scenario's own input checks
+                           // (e.g. parameters that are fine alone but not together) count as bad input
     QSize size = kDefaultPlotSize; // --size: pixels of --bench-sweep and of exports
     PrintSize print;               // images of --export: from --size, or --width-mm, --figure-size, …
     // A print size in millimetres as asked for: runCommandLine resolves it again once the figure's
     // text can be measured (a height the figure chooses, PlotView::naturalHeightMm).
     std::optional<PrintRequest> printRequest;
-    bool raster = false; // some --export is a PNG
+    bool raster = false;       // some --export is a PNG
+    bool highContrast = false; // --theme high-contrast: images of --export in PlotView's high-contrast theme
     std::string sweepParameter;
     double sweepFrom = 0, sweepTo = 0;
     int sweepSteps = 0;

@@ -51,6 +51,8 @@ ExportDialog::ExportDialog(const QString& scenarioId, const Figure& figure, QSiz
     connect(browse, &QPushButton::clicked, this, &ExportDialog::browse);
     auto* pathRow = new QHBoxLayout;
     pathRow->addWidget(m_path, 1);
+    // The row's label is the layout's buddy, not the line edit's: a screen reader needs the name.
+    m_path->setAccessibleName(tr("File"));
     pathRow->addWidget(browse);
 
     m_choice = new QComboBox;

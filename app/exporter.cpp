@@ -77,8 +77,8 @@ QString exportFigure(const QString& path, const ExportSource& source, PlotView& 
     if (!format)
         return QString("cannot tell the format of %1: use one of %2").arg(path, exportFormatList());
     if (*format == ExportFormat::Json)
-        return writeFileAtomically(
-            path, figureToJson(source.scenarioId, source.schema, source.values, source.figure));
+        return writeFileAtomically(path, figureToJson(source.scenarioId, source.schema, source.values,
+                                                      source.figure, source.caption));
     if (*format == ExportFormat::Csv)
         return writeFileAtomically(path, figureToCsv(source.figure));
     if (*format == ExportFormat::Markdown)

@@ -28,6 +28,7 @@ struct ExportSource {
     const ParameterSchema& schema;
     const ParameterValues& values;
     const Figure& figure;
+    QString caption = {}; // a lesson step's caption: JSON exports carry it as "caption"
 };
 
 // The view must already show source.figure; images are rendered at `size` without

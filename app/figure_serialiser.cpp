@@ -1,5 +1,7 @@
 #include "figure_serialiser.h"
 
+#include "plot/series_style.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <cmath>
@@ -39,18 +41,28 @@ QString kindName(SeriesKind kind)
 
 QJsonObject plotToJson(const Plot& plot)
 {
+    // The look the view draws (series_style.h), so a figure re-plotted elsewhere keeps it and
+    // its palette can be checked from the file.
+    const PlotLook look = plotLook(plot);
     QJsonArray series;
-    for (const Series& s : plot.series)
+    for (std::size_t j = 0; j < plot.series.size(); ++j) {
+        const Series& s = plot.series[j];
+        const SeriesLook& l = look.series[j];
         series.append(QJsonObject{{"name", QString::fromStdString(s.name)},
                                   {"kind", kindName(s.kind)},
+                                  {"colour", l.colour.name(QColor::HexRgb)},
+                                  {"dash", dashName(l.dash)},
+                                  {"marker", markerName(l.marker)},
                                   {"x", numbers(s.x)},
                                   {"y", numbers(s.y)}});
+    }
     QJsonArray bands;
-    for (const Band& b : plot.bands)
-        bands.append(QJsonObject{{"name", QString::fromStdString(b.name)},
-                                 {"x", numbers(b.x)},
-                                 {"lower", numbers(b.lower)},
-                                 {"upper", numbers(b.upper)}});
+    for (std::size_t j = 0; j < plot.bands.size(); ++j)
+        bands.append(QJsonObject{{"name", QString::fromStdString(plot.bands[j].name)},
+                                 {"colour", look.bands[j].name(QColor::HexRgb)},
+                                 {"x", numbers(plot.bands[j].x)},
+                                 {"lower", numbers(plot.bands[j].lower)},
+                                 {"upper", numbers(plot.bands[j].upper)}});
     QJsonArray markers;
     for (const Marker& m : plot.markers)
         markers.append(QJsonObject{{"name", QString::fromStdString(m.name)}, {"x", number(m.x)}});
@@ -116,7 +128,7 @@ QJsonObject parametersToJson(const ParameterSchema& schema, const ParameterValue
 }
 
 QByteArray figureToJson(const QString& scenarioId, const ParameterSchema& schema,
-                        const ParameterValues& values, const Figure& figure)
+                        const ParameterValues& values, const Figure& figure, const QString& caption)
 {
     QJsonObject summary;
     for (const auto& [key, value] : figure.summary.entries())
@@ -132,6 +144,8 @@ QByteArray figureToJson(const QString& scenarioId, const ParameterSchema& schema
                      {"summary", summary},
                      {"plots", plots},
                      {"warnings", warnings}};
+    if (!caption.isEmpty())
+        root["caption"] = caption;
     if (!figure.tables.empty()) {
         // The figure's tables as they are shown: a title, column names and rows of text.
         QJsonArray tables;

@@ -13,8 +13,9 @@ namespace evx {
 // Parameters as JSON values: choices by name, booleans as true/false, numbers otherwise.
 QJsonObject parametersToJson(const ParameterSchema& schema, const ParameterValues& values);
 
+// With a lesson step's caption (markup as written), the object carries it as "caption".
 QByteArray figureToJson(const QString& scenarioId, const ParameterSchema& schema,
-                        const ParameterValues& values, const Figure& figure);
+                        const ParameterValues& values, const Figure& figure, const QString& caption = {});
 
 // One tidy table, header plot,element,name,x,y,lower,upper,value: a row per point of every
 // series (x, y), band (x, lower, upper), marker (x) and heat-map cell (x, y, value), then a

@@ -1,9 +1,12 @@
 #include "command_line.h"
 #include "main_window.h"
+#include "params/parameter_panel.h"
+#include "state_link.h"
 #include "table_command.h"
 
 #include <QApplication>
 #include <QIcon>
+#include <QUrl>
 #include <cstdio>
 
 int main(int argc, char** argv)
@@ -38,9 +41,14 @@ int main(int argc, char** argv)
         return evx::runCommandLine(commandLine);
 
     evx::MainWindow window;
-    if (!commandLine.sessionPath.isEmpty() && !arguments.contains("--set"))
-        window.openSessionFile(
-            commandLine.sessionPath); // with its hidden series; a failure shows in the window
+    const QString& path = commandLine.sessionPath;
+    if (!commandLine.lesson.isEmpty()) {
+        window.openLessonFile(commandLine.lesson, commandLine.lessonStep);
+        window.parameterPanel()->setValues(commandLine.input.values); // the step's, with any --set over them
+    } else if (!path.isEmpty() && !evx::isStateLink(path) && !arguments.contains("--set"))
+        // With its hidden series; a failure shows in the window. A desktop's %u gives file: URLs.
+        window.openSessionFile(path.startsWith("file:", Qt::CaseInsensitive) ? QUrl(path).toLocalFile()
+                                                                             : path);
     else if (commandLine.scenario)
         window.openScenario(QString::fromStdString(commandLine.scenario->info().id), commandLine.input);
     window.show();

@@ -28,6 +28,7 @@
 #include <QTextBrowser>
 #include <QTimer>
 #include <QToolBar>
+#include <QUrl>
 #include <QVBoxLayout>
 
 // Resources compiled into a static library must be registered by hand, and outside any
@@ -43,6 +44,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_runner(std::mak
 {
     initialiseResources();
     buildWidgets();
+    buildLessonDock();
     buildMenus();
     connect(m_runner.get(), &Runner::finished, this, &MainWindow::onFinished);
     connect(m_runner.get(), &Runner::failed, this, &MainWindow::onFailed);
@@ -70,6 +72,7 @@ void MainWindow::buildWidgets()
     auto* browserDock = new QDockWidget(tr("Scenarios"), this);
     browserDock->setObjectName("scenarios");
     browserDock->setWidget(m_browser);
+    m_browser->setAccessibleName(tr("Scenarios"));
     addDockWidget(Qt::LeftDockWidgetArea, browserDock);
 
     m_panel = new ParameterPanel;
@@ -81,6 +84,7 @@ void MainWindow::buildWidgets()
     auto* scroll = new QScrollArea;
     scroll->setWidget(m_panel);
     scroll->setWidgetResizable(true);
+    scroll->setAccessibleName(tr("Parameters"));
     auto* panelDock = new QDockWidget(tr("Parameters"), this);
     panelDock->setObjectName("parameters");
     panelDock->setWidget(scroll);
@@ -107,6 +111,7 @@ void MainWindow::buildWidgets()
     plotScroll->setWidgetResizable(true);
     plotScroll->setFrameShape(QFrame::NoFrame);
     plotScroll->setWidget(m_plotView);
+    plotScroll->setAccessibleName(tr("Figure"));
 
     auto* top = new QWidget;
     auto* topLayout = new QVBoxLayout(top);
@@ -117,7 +122,10 @@ void MainWindow::buildWidgets()
 
     m_summary = new SummaryTable;
     m_explanation = new QTextBrowser;
-    m_explanation->setOpenExternalLinks(true);
+    // Links in a page may set values (evx:set?…, as in lesson captions): activateLink decides.
+    m_explanation->setOpenLinks(false);
+    connect(m_explanation, &QTextBrowser::anchorClicked, this,
+            [this](const QUrl& url) { activateLink(url); });
     m_bottomTabs = new QTabWidget;
     m_bottomTabs->addTab(m_summary, tr("Summary"));
     m_bottomTabs->addTab(m_explanation, tr("About this scenario"));
@@ -161,18 +169,31 @@ void MainWindow::buildWidgets()
 void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
+    QMenu* edit = menuBar()->addMenu(tr("&Edit")); // filled below, after File's entries
     file->addAction(tr("&Open Session…"), QKeySequence::Open, this, &MainWindow::onOpenSession);
     file->addAction(tr("&Save Session"), QKeySequence::Save, this, &MainWindow::onSaveSession);
     file->addAction(tr("Save Session &As…"), QKeySequence::SaveAs, this, &MainWindow::onSaveSessionAs);
     m_openDataAction =
         file->addAction(tr("Open &Data Set…"), QKeySequence(tr("Ctrl+D")), this, &MainWindow::onOpenDataSet);
+    file->addAction(tr("Open &Lesson…"), this, &MainWindow::onOpenLesson);
     file->addSeparator();
     file->addAction(tr("&Export Figure or Data…"), QKeySequence(tr("Ctrl+E")), this, &MainWindow::onExport);
     file->addAction(tr("&Copy Image"), QKeySequence(tr("Ctrl+Shift+C")), this, &MainWindow::onCopyImage);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
+    QAction* copyLinkAction =
+        edit->addAction(tr("Copy &Link"), QKeySequence(tr("Ctrl+Shift+L")), this, &MainWindow::copyLink);
+    copyLinkAction->setToolTip(
+        tr("Put a link to this state (evx://…) on the clipboard, for slides and notes (Ctrl+Shift+L)"));
+
     m_presetMenu = menuBar()->addMenu(tr("&Presets"));
+
+    QMenu* lesson = menuBar()->addMenu(tr("&Lesson"));
+    lesson->addAction(tr("&Open Lesson…"), this, &MainWindow::onOpenLesson);
+    lesson->addAction(m_nextStepAction);
+    lesson->addAction(m_previousStepAction);
+    lesson->addAction(tr("&Close Lesson"), this, &MainWindow::closeLesson);
 
     QMenu* run = menuBar()->addMenu(tr("&Run"));
     m_playAction =
@@ -202,6 +223,11 @@ void MainWindow::buildMenus()
                                            [this](bool on) { setPresentationMode(on); });
     m_presentationAction->setCheckable(true);
     m_presentationAction->setToolTip(tr("Large text and thick lines for a lecture hall (F11)"));
+    m_highContrastAction = view->addAction(tr("&High-Contrast Theme"), QKeySequence(tr("Ctrl+Shift+H")), this,
+                                           [this](bool on) { setHighContrast(on); });
+    m_highContrastAction->setCheckable(true);
+    m_highContrastAction->setToolTip(tr(
+        "Thicker lines, hatched bands and black text on white, for a washed-out projector (Ctrl+Shift+H)"));
     view->addAction(tr("&Larger Text"), QKeySequence(QKeySequence::ZoomIn), this,
                     [this] { changeTextScale(1); });
     QAction* larger = view->actions().last();

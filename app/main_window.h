@@ -5,6 +5,7 @@
 
 #include "core/figure.h"
 #include "core/scenario.h"
+#include "lesson.h"
 #include "plot/print_size.h"
 #include "session.h"
 
@@ -20,9 +21,11 @@ class QTextBrowser;
 class QTimer;
 class QAction;
 class QDockWidget;
+class QUrl;
 
 namespace evx {
 
+class LessonPanel;
 class ParameterPanel;
 class PlotView;
 class Runner;
@@ -47,6 +50,29 @@ public:
     QString saveSessionFile(const QString& path);
     QString exportFigureFile(const QString& path, QSize size = {});
     QString openDataSetFile(const QString& path);
+
+    // Links (main_window_link.cpp): the current state as evx://… (state_link.h), what Edit →
+    // Copy Link (Ctrl+Shift+L) puts on the clipboard; "" with the reason in *why when the state
+    // has a data file. openLink applies a link as a session would (every value checked first;
+    // a refused link changes nothing) and returns "" or the reason.
+    QString currentLink(QString* why = nullptr) const;
+    QString openLink(const QString& link);
+    void copyLink();
+
+    // Lessons (main_window_lesson.cpp): File → Open Lesson shows a lesson's steps in a dock beside
+    // the plot; Next / Back (Page Down / Page Up, a presenter's clicker) apply a step's scenario,
+    // values, points and pins. A slider moved by hand stays moved until the next step is applied.
+    QString openLessonFile(const QString& idOrPath, int step = 0); // "" or the reason
+    void openLesson(const Lesson& lesson, int step = 0);
+    bool showLessonStep(int step); // counts from 0; false when out of range
+    void closeLesson();
+    bool hasLesson() const { return m_lessonStep >= 0; }
+    int lessonStep() const { return m_lessonStep; }
+    LessonPanel* lessonPanel() const { return m_lessonPanel; }
+    // What a link in a caption or an explanation page does: evx:set?… sets values of the
+    // current scenario, evx://… opens a state, http(s) goes to the browser. "" or the reason.
+    QString activateLink(const QUrl& url);
+    QTextBrowser* explanationView() const { return m_explanation; }
 
     // A point the user added on the scenario's point plot (what a settled click does).
     void addPoint(double x, double y);
@@ -78,6 +104,10 @@ public:
     static constexpr double kDefaultPresentationScale = 1.6;
     void setPresentationMode(bool on);
     bool isPresentationMode() const { return m_presentation; }
+    // View → High-Contrast Theme: the plot's (PlotView::Theme) and black text on white in the
+    // panels; remembered like the other view options.
+    void setHighContrast(bool on);
+    bool isHighContrast() const;
     void changeTextScale(int steps); // 0: back to the mode's default
     double textScale() const;
 
@@ -124,6 +154,11 @@ private:
     void showPins(); // hands the pins and their labels to the plot view
     QStringList pinLabels() const;
 
+    // main_window_lesson.cpp
+    void buildLessonDock();
+    void onOpenLesson();
+    void computeLessonPins();
+
     void onFinished(quint64 revision, const Figure& figure, double computeMs);
     void onFailed(quint64 revision, const QString& message);
     void onOpenSession();
@@ -160,6 +195,7 @@ private:
     QMenu* m_presetMenu = nullptr;
     QDockWidget* m_panelDock = nullptr;
     QAction* m_presentationAction = nullptr;
+    QAction* m_highContrastAction = nullptr;
     bool m_presentation = false;
     bool m_dockFitQueued = false; // one refit per burst of resize events
     QList<QWidget*> m_hiddenForPresentation;
@@ -171,6 +207,13 @@ private:
     QTimer* m_playTimer = nullptr;
     QTimer* m_clickTimer = nullptr; // a click becomes a point only if no second click follows
     std::array<double, 3> m_pendingClick{};
+    Lesson m_lesson;
+    int m_lessonStep = -1;           // -1: no lesson open
+    quint64 m_lessonPinsRequest = 0; // pins computed for an older step are dropped
+    LessonPanel* m_lessonPanel = nullptr;
+    QDockWidget* m_lessonDock = nullptr;
+    QAction* m_nextStepAction = nullptr;
+    QAction* m_previousStepAction = nullptr;
 };
 
 } // namespace evx

@@ -18,6 +18,7 @@
 #include <QScrollBar>
 #include <QSettings>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTabWidget>
 #include <QTimer>
 
@@ -57,6 +58,7 @@ void MainWindow::restoreView()
     const QRect available = screen ? screen->availableGeometry() : QRect(0, 0, 1440, 900);
     setGeometry(fittedGeometry(settings.value("view/geometry").toRect(), available));
     setPresentationMode(settings.value("view/presentation", false).toBool());
+    setHighContrast(settings.value("view/highContrast", false).toBool());
 }
 
 void MainWindow::saveView() const
@@ -65,6 +67,7 @@ void MainWindow::saveView() const
     settings.setValue("view/geometry", geometry());
     settings.setValue("view/state", saveState());
     settings.setValue("view/presentation", m_presentation);
+    settings.setValue("view/highContrast", isHighContrast());
     settings.setValue("view/textScale", m_normalScale);
     settings.setValue("view/presentationTextScale", m_presentationScale);
 }
@@ -89,6 +92,34 @@ void MainWindow::setPresentationMode(bool on)
     m_presentation = on;
     m_presentationAction->setChecked(on);
     applyTextScale();
+}
+
+void MainWindow::setHighContrast(bool on)
+{
+    m_plotView->setTheme(on ? PlotView::Theme::HighContrast : PlotView::Theme::Standard);
+    m_highContrastAction->setChecked(on);
+    // The panels too: black on white, with a black selection, whatever the desktop's style;
+    // leaving the theme gives the style's own palette back.
+    QPalette palette = QApplication::style()->standardPalette();
+    if (on) {
+        for (QPalette::ColorRole role : {QPalette::Window, QPalette::Base, QPalette::Button})
+            palette.setColor(role, Qt::white);
+        palette.setColor(QPalette::AlternateBase, QColor(235, 235, 235));
+        for (QPalette::ColorRole role :
+             {QPalette::WindowText, QPalette::Text, QPalette::ButtonText, QPalette::ToolTipText})
+            palette.setColor(role, Qt::black);
+        palette.setColor(QPalette::Highlight, Qt::black);
+        palette.setColor(QPalette::HighlightedText, Qt::white);
+        palette.setColor(QPalette::PlaceholderText, QColor(60, 60, 60));
+        setPalette(palette);
+    } else {
+        setPalette(QPalette());
+    }
+}
+
+bool MainWindow::isHighContrast() const
+{
+    return m_plotView->theme() == PlotView::Theme::HighContrast;
 }
 
 void MainWindow::changeTextScale(int steps)

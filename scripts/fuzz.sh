@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets of tests/fuzz with clang (the whole build instrumented with
 # ASan and UBSan) in build-fuzz/ and runs each for SECONDS (default 600), starting from its
-# seed corpus. Usage: scripts/fuzz.sh [SECONDS] [TARGET ...]   (targets: csv session command_line rich_label;
+# seed corpus. Usage: scripts/fuzz.sh [SECONDS] [TARGET ...]   (targets: csv session command_line rich_label state_link lesson;
 # SECONDS = 0 only builds them)
 # New inputs go to build-fuzz/corpus/<target>/, crashes to build-fuzz/crashes/<target>/.
 set -euo pipefail
@@ -10,7 +10,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 seconds=${1:-600}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(csv session command_line rich_label)
+[ ${#targets[@]} -gt 0 ] || targets=(csv session command_line rich_label state_link lesson)
 build=${EVX_FUZZ_BUILD_DIR:-"$root/build-fuzz"}
 CC=clang-14 CXX=clang++-14 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEVX_FUZZ=ON \
   -DBUILD_TESTING=OFF >/dev/null

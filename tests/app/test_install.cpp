@@ -42,13 +42,14 @@ private slots:
         QCOMPARE(run.exitCode(), 0);
         QVERIFY(run.readAllStandardOutput().contains("bnn-identifiability"));
 
-        // The desktop entry starts it on a file and claims the session type; the MIME
+        // The desktop entry starts it on a file or a link (%u: a path, a file: URL or evx://…) and
+        // claims the session type and the evx: scheme (x-scheme-handler/evx); the MIME
         // package maps *.evx.json to that type; the icon they both name exists and renders.
         const QString desktop = readText(root.filePath("share/applications/evidence-explorer.desktop"));
         QVERIFY(desktop.startsWith("[Desktop Entry]"));
-        QVERIFY(desktop.contains("\nExec=evidence-explorer %f\n"));
+        QVERIFY(desktop.contains("\nExec=evidence-explorer %u\n"));
         QVERIFY(desktop.contains("\nIcon=evidence-explorer\n"));
-        QVERIFY(desktop.contains(QString("\nMimeType=%1;\n").arg(kSessionType)));
+        QVERIFY(desktop.contains(QString("\nMimeType=%1;x-scheme-handler/evx;\n").arg(kSessionType)));
         const QString mime = readText(root.filePath("share/mime/packages/evidence-explorer-session.xml"));
         QVERIFY(mime.contains(QString("<mime-type type=\"%1\">").arg(kSessionType)));
         QVERIFY(mime.contains("<glob pattern=\"*.evx.json\""));

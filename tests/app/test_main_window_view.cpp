@@ -82,6 +82,39 @@ private slots:
         QSettings().clear();
     }
 
+    // View → High-Contrast Theme: the plot's theme, black text on white in the panels, remembered.
+    void highContrastThemeIsRemembered()
+    {
+        QSettings().clear();
+        {
+            MainWindow w;
+            QVERIFY(!w.isHighContrast());
+            QCOMPARE(w.plotView()->theme(), PlotView::Theme::Standard);
+            QAction* action = nullptr;
+            for (QAction* a : w.findChildren<QAction*>())
+                if (a->text().remove('&') == "High-Contrast Theme")
+                    action = a;
+            QVERIFY2(action, "no View → High-Contrast Theme");
+            QVERIFY(action->isCheckable());
+            action->trigger();
+            QCOMPARE(w.plotView()->theme(), PlotView::Theme::HighContrast);
+            QCOMPARE(w.palette().color(QPalette::Text), QColor(Qt::black));
+            QCOMPARE(w.palette().color(QPalette::Base), QColor(Qt::white));
+            w.close();
+        }
+        {
+            MainWindow again;
+            QVERIFY(again.isHighContrast());
+            QCOMPARE(again.plotView()->theme(), PlotView::Theme::HighContrast);
+            again.setHighContrast(false);
+            QCOMPARE(again.plotView()->theme(), PlotView::Theme::Standard);
+            again.close();
+        }
+        MainWindow third;
+        QVERIFY(!third.isHighContrast());
+        QSettings().clear();
+    }
+
     // Every label and editor of the parameter form lies inside the dock's visible width (the
     // tour found wvo-attainment's spin boxes scrolled out of sight and clipped labels), also
     // in presentation mode on a 1024 x 768 screen, where the labels go above their controls.

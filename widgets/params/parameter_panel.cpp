@@ -263,6 +263,12 @@ void ParameterPanel::buildRow(int index)
     row.editor->setObjectName(row.name + ".editor");
     row.editor->setToolTip(tip);
     row.label->setBuddy(row.editor);
+    // What a screen reader says for the editor and its slider: the label's words, scripts as
+    // plain text (a buddy label in rich text would be read out as HTML, a slider has no label).
+    const QString spoken = richLabelPlainText(markup);
+    row.editor->setAccessibleName(spoken);
+    if (row.slider)
+        row.slider->setAccessibleName(spoken);
 
     row.message = new QLabel(m_form);
     row.message->setObjectName(row.name + ".rejection");

@@ -17,6 +17,7 @@
 
 #include "core/figure.h"
 #include "plot/print_size.h"
+#include "plot/series_style.h"
 
 #include <QBrush>
 #include <QElapsedTimer>
@@ -44,6 +45,7 @@ class QCPLayoutGrid;
 class QCPLayoutInset;
 class QCPLegend;
 class QCPMarginGroup;
+class QCPScatterStyle;
 class QMouseEvent;
 class QWheelEvent;
 
@@ -101,6 +103,14 @@ public:
     QSize minimumSizeHint() const override;
     static constexpr double kLeastFrameEms = 7, kLeastGridRowEms = 7;
     double fontScale() const { return m_fontScale; }
+
+    // High contrast, for projectors that wash colours out: lines and markers 1.75 times as
+    // thick, bands hatched in their full colour instead of a faint fill, opaque bars and points,
+    // a darker grid and an opaque, black-framed legend; text stays black on white. The palette
+    // (and so the JSON export's colours) is the same in both themes.
+    enum class Theme { Standard, HighContrast };
+    void setTheme(Theme theme);
+    Theme theme() const { return m_theme; }
 
     // Exports render offscreen; the widget on screen is unchanged. Hover read-outs are never
     // exported, nor legend entries of hidden series.
@@ -182,6 +192,9 @@ private:
         bool isBand = false;
         int source = 0; // index into Plot::series or Plot::bands
         QColor colour;
+        MarkerShape marker = MarkerShape::None; // series only (series_style.h)
+        QPen scatterPen;                        // its markers' outline and fill while visible
+        QBrush scatterBrush;
         std::vector<QCPAbstractPlottable*> plottables; // the first one carries the legend item
         std::vector<QPen> pens;                        // their styles while visible
         std::vector<QBrush> brushes;
@@ -272,6 +285,7 @@ private:
     // plot_view_build.cpp: plottables and items for one plot
     void buildPlot(int index, QCPLayoutGrid* cell, int rectRow);
     void addSeries(int index, Entry& entry);
+    QCPScatterStyle lineMarker(const QPen& linePen, MarkerShape marker) const;
     bool setSeriesData(int index, Entry& entry);
     void addBand(int index, Entry& entry);
     bool setBandData(int index, Entry& entry);
@@ -360,6 +374,7 @@ private:
 
     Scale m_scale;
     double m_fontScale = 1;
+    Theme m_theme = Theme::Standard;
     bool m_tickRefitQueued = false;
     bool m_inReplot = false;          // between beforeReplot and afterReplot
     bool m_settledBeforeDraw = false; // this replot's layout needed no more fitting (afterLayout)

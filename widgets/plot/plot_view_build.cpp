@@ -20,7 +20,8 @@ namespace {
 
 constexpr double kLineWidth = 2.0;
 constexpr int kBandFillAlpha = 60;
-constexpr double kBandEdgeLighten = 0.35; // towards white
+constexpr double kBandEdgeLighten = 0.35;   // towards white
+constexpr double kHighContrastWidth = 1.75; // line widths in the high-contrast theme
 
 QVector<double> toQVector(const std::vector<double>& v, std::size_t n)
 {
@@ -39,6 +40,32 @@ double barSpacing(QVector<double> keys)
     }
     return std::isfinite(gap) ? gap : 1.0;
 }
+
+QCPScatterStyle::ScatterShape scatterShape(MarkerShape marker)
+{
+    switch (marker) {
+    case MarkerShape::None:
+        return QCPScatterStyle::ssNone;
+    case MarkerShape::Circle:
+        return QCPScatterStyle::ssCircle;
+    case MarkerShape::Square:
+        return QCPScatterStyle::ssSquare;
+    case MarkerShape::Triangle:
+        return QCPScatterStyle::ssTriangle;
+    case MarkerShape::Diamond:
+        return QCPScatterStyle::ssDiamond;
+    case MarkerShape::Cross:
+        return QCPScatterStyle::ssCross;
+    case MarkerShape::TriangleDown:
+        return QCPScatterStyle::ssTriangleInverted;
+    case MarkerShape::Plus:
+        return QCPScatterStyle::ssPlus;
+    }
+    return QCPScatterStyle::ssNone;
+}
+
+// Markers along a line: about this many per curve, so they name the curve without hiding it.
+constexpr int kMarkersPerLine = 8;
 
 } // namespace
 
@@ -93,41 +120,28 @@ void PlotView::buildPlot(int index, QCPLayoutGrid* cell, int rectRow)
     rect->setMinimumMargins(QMargins(0, ilen(7), ilen(14), 0));
     rect->setMinimumSize(ilen(60), ilen(45)); // a frame never shrinks below its labels' length
 
-    // Colours: explicit indices first, then -1 takes the next free one (series before bands).
-    std::vector<bool> used(static_cast<std::size_t>(Palette::seriesColourCount()), false);
-    auto mark = [&](int c) {
-        if (c >= 0)
-            used[static_cast<std::size_t>(c % Palette::seriesColourCount())] = true;
-    };
+    // Colours, dashes and markers come from one place (series_style.h), shared with the JSON export.
+    std::vector<bool> ghosts(plot.series.size(), false);
     for (std::size_t j = 0; j < plot.series.size(); ++j)
-        if (!isGhost(index, int(j))) // a ghost's colour is its own, not one taken from the current
-            mark(plot.series[j].colour);
-    for (const Band& b : plot.bands)
-        mark(b.colour);
-    auto pick = [&](int c) {
-        if (c == evx::kReferenceColour)
-            return Palette::referenceColour();
-        if (c < 0) {
-            c = Palette::nextFreeColour(used);
-            mark(c);
-        }
-        return Palette::seriesColour(c);
-    };
+        ghosts[j] = isGhost(index, int(j)); // a ghost's colour is its own, not one taken from the current
+    const PlotLook look = plotLook(plot, ghosts);
     // Entries are in legend order: series, then bands.
     items.entries.clear();
-    auto addEntry = [&](const std::string& name, bool isBand, std::size_t source, int colour) {
+    auto addEntry = [&](const std::string& name, bool isBand, std::size_t source) {
         Entry e;
         e.name = QString::fromStdString(name);
         e.isBand = isBand;
         e.source = static_cast<int>(source);
         e.ghost = !isBand && isGhost(index, int(source));
-        e.colour = pick(colour);
+        e.colour = isBand ? look.bands[source] : look.series[source].colour;
+        if (!isBand)
+            e.marker = look.series[source].marker;
         items.entries.push_back(std::move(e));
     };
     for (std::size_t j = 0; j < plot.series.size(); ++j)
-        addEntry(plot.series[j].name, false, j, plot.series[j].colour);
+        addEntry(plot.series[j].name, false, j);
     for (std::size_t j = 0; j < plot.bands.size(); ++j)
-        addEntry(plot.bands[j].name, true, j, plot.bands[j].colour);
+        addEntry(plot.bands[j].name, true, j);
 
     // Draw order: heat maps, bands, bars, then lines and points on top.
     int scaleColumn = 1;
@@ -173,8 +187,9 @@ QCPLegend* PlotView::newLegend(QCPLayoutInset* inset, Qt::Alignment alignment)
     auto* legend = new QCPLegend;
     inset->addElement(legend, alignment); // gives it its QCustomPlot, which setLayer needs
     legend->setLayer(QStringLiteral("legend"));
-    legend->setBrush(QColor(255, 255, 255, 210));
-    legend->setBorderPen(QPen(QColor(0, 0, 0, 70), len(1)));
+    const bool high = m_theme == Theme::HighContrast;
+    legend->setBrush(QColor(255, 255, 255, high ? 255 : 210));
+    legend->setBorderPen(QPen(QColor(0, 0, 0, high ? 255 : 70), len(1)));
     legend->setFont(textFont(1.0));
     legend->setIconSize(ilen(22), ilen(12));
     legend->setIconTextPadding(ilen(7));
@@ -241,10 +256,13 @@ void PlotView::addSeries(int index, Entry& entry)
     QCPAxis* xAxis = rect->axis(QCPAxis::atBottom);
     QCPAxis* yAxis = rect->axis(QCPAxis::atLeft);
     // Emphasis: the reading in focus is drawn bold, the others faded but still legible.
+    const bool high = m_theme == Theme::HighContrast;
     QColor colour = entry.colour;
     if (s.emphasis < 0)
-        colour.setAlpha(90);
-    const double width = len((s.emphasis > 0 ? 2 * kLineWidth : kLineWidth) * (s.thin ? 0.5 : 1.0));
+        colour.setAlpha(high ? 170 : 90);
+    const double width = len((s.emphasis > 0 ? 2 * kLineWidth : kLineWidth) * (s.thin ? 0.5 : 1.0) *
+                             (high ? kHighContrastWidth : 1.0));
+    const int fillAlpha = high ? 255 : 200; // of bars and points
     QPen pen(colour, width, s.dashed ? Qt::DashLine : Qt::SolidLine);
     if (s.dashed)
         pen.setCapStyle(Qt::FlatCap); // 8 px dashes, 4 px gaps; FastGraph matches this on screen
@@ -262,16 +280,20 @@ void PlotView::addSeries(int index, Entry& entry)
             }
             bars->setBarsGroup(m_barsGroups.back());
         }
-        pen.setWidthF(len(1.0));
-        bars->setPen(pen);
+        pen.setWidthF(len(high ? 1.5 : 1.0));
+        bars->setPen(high ? QPen(Qt::black, pen.widthF()) : pen);
         QColor fill = entry.colour;
-        fill.setAlpha(200);
+        fill.setAlpha(fillAlpha);
         bars->setBrush(fill);
         plottable = bars;
     } else if (s.kind == SeriesKind::Line && !std::is_sorted(s.x.begin(), s.x.end())) {
         // x not increasing: a parametric curve (e.g. an orbit), drawn in the given order.
         auto* curve = new QCPCurve(xAxis, yAxis);
         curve->setPen(pen);
+        if (entry.marker != MarkerShape::None) {
+            curve->setScatterStyle(lineMarker(pen, entry.marker));
+            curve->setScatterSkip(std::max<int>(0, int(s.x.size()) / kMarkersPerLine - 1));
+        }
         plottable = curve;
     } else {
         auto* graph = new FastGraph(xAxis, yAxis);
@@ -281,9 +303,14 @@ void PlotView::addSeries(int index, Entry& entry)
         } else if (s.kind == SeriesKind::Scatter) {
             graph->setLineStyle(QCPGraph::lsNone);
             QColor fill = entry.colour;
-            fill.setAlpha(200);
-            graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle,
-                                                   QPen(entry.colour.darker(115), len(1)), fill, len(7)));
+            fill.setAlpha(fillAlpha);
+            graph->setScatterStyle(QCPScatterStyle(
+                scatterShape(entry.marker), QPen(entry.colour.darker(high ? 160 : 115), len(high ? 1.5 : 1)),
+                fill, len(high ? 9 : 7)));
+        }
+        if (s.kind != SeriesKind::Scatter && entry.marker != MarkerShape::None) {
+            graph->setScatterStyle(lineMarker(pen, entry.marker));
+            graph->setScatterSkip(std::max<int>(0, int(s.x.size()) / kMarkersPerLine - 1));
         }
         plottable = graph;
     }
@@ -291,9 +318,21 @@ void PlotView::addSeries(int index, Entry& entry)
     entry.plottables = {plottable};
     entry.pens = {plottable->pen()};
     entry.brushes = {plottable->brush()};
+    if (auto* graph = qobject_cast<QCPGraph*>(plottable)) {
+        entry.scatterPen = graph->scatterStyle().pen();
+        entry.scatterBrush = graph->scatterStyle().brush();
+    }
     setSeriesData(index, entry);
     if (entry.ghost)
         styleGhost(entry); // after the data: a pin's legend key is the ghost without any
+}
+
+QCPScatterStyle PlotView::lineMarker(const QPen& linePen, MarkerShape marker) const
+{
+    // Outlined on white: the line passes through the marker's centre without filling it, so
+    // shapes stay apart where curves cross; the outline as thick as the line.
+    return QCPScatterStyle(scatterShape(marker), QPen(linePen.color(), std::max(linePen.widthF(), len(1.5))),
+                           QBrush(Qt::white), len(m_theme == Theme::HighContrast ? 10 : 7));
 }
 
 bool PlotView::setSeriesData(int index, Entry& entry)
@@ -327,18 +366,22 @@ void PlotView::addBand(int index, Entry& entry)
 {
     QCPAxisRect* rect = m_plots[static_cast<std::size_t>(index)].rect;
     // Opaque, lightened edge: a translucent one darkens where segment caps overlap.
+    const bool high = m_theme == Theme::HighContrast;
     const double t = kBandEdgeLighten;
     const QColor edge =
-        QColor::fromRgbF(entry.colour.redF() * (1 - t) + t, entry.colour.greenF() * (1 - t) + t,
-                         entry.colour.blueF() * (1 - t) + t);
+        high ? entry.colour
+             : QColor::fromRgbF(entry.colour.redF() * (1 - t) + t, entry.colour.greenF() * (1 - t) + t,
+                                entry.colour.blueF() * (1 - t) + t);
     QColor fill = entry.colour;
     fill.setAlpha(kBandFillAlpha);
+    // A projector washes a faint fill into the white; a hatch in the full colour survives it.
+    const QBrush brush = high ? QBrush(entry.colour, Qt::BDiagPattern) : QBrush(fill);
 
     auto* upper = new FastGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
     auto* lower = new FastGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
-    upper->setPen(QPen(edge, len(1.0)));
-    lower->setPen(QPen(edge, len(1.0)));
-    upper->setBrush(fill);
+    upper->setPen(QPen(edge, len(high ? 1.5 : 1.0)));
+    lower->setPen(QPen(edge, len(high ? 1.5 : 1.0)));
+    upper->setBrush(brush);
     upper->setChannelFillGraph(lower);
     upper->setName(entry.name);
     lower->setName(entry.name + QStringLiteral(" (lower)"));

@@ -118,8 +118,19 @@ void PlotView::styleAxis(QCPAxis* axis) const
     axis->setBasePen(pen);
     axis->setTickPen(pen);
     axis->setSubTickPen(pen);
-    axis->grid()->setPen(QPen(QColor(0, 0, 0, 28), len(1), Qt::SolidLine));
-    axis->grid()->setZeroLinePen(QPen(QColor(0, 0, 0, 60), len(1), Qt::SolidLine));
+    const bool high = m_theme == Theme::HighContrast; // a faint grid vanishes on a projector
+    axis->grid()->setPen(QPen(QColor(0, 0, 0, high ? 70 : 28), len(1), Qt::SolidLine));
+    axis->grid()->setZeroLinePen(QPen(QColor(0, 0, 0, high ? 130 : 60), len(1), Qt::SolidLine));
+}
+
+void PlotView::setTheme(Theme theme)
+{
+    if (theme == m_theme)
+        return;
+    captureLockedRanges();
+    m_theme = theme;
+    rebuild(); // every element is made in the new theme, as for a new figure
+    applyLocksOrFit();
 }
 
 void PlotView::setFontScale(double scale)

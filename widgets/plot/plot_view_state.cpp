@@ -396,10 +396,11 @@ void PlotView::applyVisibility(int index, Entry& entry)
         auto* graph = qobject_cast<QCPGraph*>(p);
         if (graph && !entry.ghost && graph->scatterStyle().shape() != QCPScatterStyle::ssNone) {
             QCPScatterStyle style = graph->scatterStyle();
-            style.setPen(QPen(visible ? entry.colour.darker(115) : hiddenColour, len(1)));
-            QColor fill = visible ? entry.colour : hiddenColour;
-            fill.setAlpha(200);
-            style.setBrush(fill);
+            // The look addSeries gave it (a point's fill, a line's outlined marker), grey when hidden.
+            style.setPen(visible ? entry.scatterPen : QPen(hiddenColour, len(1)));
+            style.setBrush(
+                visible ? entry.scatterBrush
+                        : QBrush(QColor(hiddenColour.red(), hiddenColour.green(), hiddenColour.blue(), 200)));
             graph->setScatterStyle(style);
         }
     }

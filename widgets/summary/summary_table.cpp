@@ -81,6 +81,10 @@ SummaryTable::SummaryTable(QWidget* parent) : QTableWidget(0, 2, parent)
     setAlternatingRowColors(true);
     setWordWrap(false);
     setShowGrid(false);
+    // Tab leaves the table (arrows move within it): a table that keeps Tab traps a keyboard
+    // user, who then never reaches the controls after it.
+    setTabKeyNavigation(false);
+    setAccessibleName(tr("Summary"));
 
     auto* copy = new QAction(tr("Copy"), this);
     copy->setShortcut(QKeySequence::Copy);
