@@ -121,6 +121,12 @@ private slots:
         EVX_COMPARE_NEAR(bqStructuredMetric("log10_error", tiny), (800 + std::log(1e-300)) / std::log(10.0),
                          1e-10);
         QCOMPARE(bqStructuredMetric("covered", tiny), 0.0);
+        // bq-ibp's mean and sd are in units of exp(bq.log_scale): m = 1.9 Z as above, written
+        // as 1.9 e^{-17 + 200} in units of e^{-200}.
+        Summary scaled = summary(-217, 1.9 * z, 0.5 * z);
+        scaled.set("bq.log_scale", -200);
+        EVX_COMPARE_NEAR(bqStructuredMetric("log10_error", scaled), std::log10(1.9), 1e-12);
+        QCOMPARE(bqStructuredMetric("covered", scaled), 1.0);
         // Through the study, and a summary without the keys.
         const Study s = bqStructuredStudy();
         EVX_COMPARE_NEAR(s.metricValue("log10_error", close), std::log10(1.9), 1e-12);

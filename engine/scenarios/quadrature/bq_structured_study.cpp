@@ -27,7 +27,10 @@ double log10Error(double logRatio)
 
 double bqStructuredMetric(const std::string& metric, const Summary& summary)
 {
-    const double exactLog = summary.value("exact.log_evidence");
+    // bq-ibp gives the BQ mean and sd in units of exp(bq.log_scale) (p(X) underflows at N = 25);
+    // the exact value is measured in the same units.
+    const double logScale = summary.contains("bq.log_scale") ? summary.value("bq.log_scale") : 0.0;
+    const double exactLog = summary.value("exact.log_evidence") - logScale;
     const double mean = summary.value("bq.evidence.mean"), sd = summary.value("bq.evidence.sd");
     const bool negative = !(mean > 0);
     if (metric == "negative")
