@@ -2,8 +2,8 @@
 // and scenario hints, and numbers that parse back to the value they stand for.
 
 #include "core/summary_labels.h"
-#include "scenarios/registry.h"
 #include "scenario_inputs.h"
+#include "scenarios/registry.h"
 
 #include <QTest>
 
@@ -14,7 +14,6 @@
 using namespace evx;
 
 namespace {
-
 
 // The number a shown text stands for, read independently of formatSummaryNumber: "d.dd×10ⁿ"
 // is rewritten as "d.dde n" for strtod, digit by digit from the superscripts.

@@ -16,19 +16,6 @@ constexpr double kLn10 = 2.302585092994046;
 // The lower edge of a band whose mean − 2 sd is not positive is drawn this many decades down.
 constexpr double kBandFloorDecades = 3;
 
-double gridSigma(int i, int n, double lo, double hi)
-{
-    return lo * std::pow(hi / lo, double(i) / (n - 1));
-}
-
-Eigen::VectorXd logF(const std::vector<IbpGramLikelihood>& l, double sx, double sa, size_t n)
-{
-    Eigen::VectorXd f(static_cast<Eigen::Index>(n));
-    for (size_t i = 0; i < n; ++i)
-        f[Eigen::Index(i)] = l[i].logLikelihood(sx, sa);
-    return f;
-}
-
 // log10 of mean, mean − 2 sd (floored) and mean + 2 sd; NaN where the mean is not positive.
 std::array<double, 3> log10Band(const StructuredEstimate& e)
 {
@@ -97,6 +84,19 @@ Eigen::MatrixXd featureMeans(const Eigen::MatrixXd& x, const FeatureMatrix& z, d
 }
 
 } // namespace
+
+double gridSigma(int i, int n, double lo, double hi)
+{
+    return lo * std::pow(hi / lo, double(i) / (n - 1));
+}
+
+Eigen::VectorXd logF(const std::vector<IbpGramLikelihood>& l, double sx, double sa, std::size_t n)
+{
+    Eigen::VectorXd f(static_cast<Eigen::Index>(n));
+    for (std::size_t i = 0; i < n; ++i)
+        f[Eigen::Index(i)] = l[i].logLikelihood(sx, sa);
+    return f;
+}
 
 void fillGrids(SampleState& state, const Eigen::MatrixXd& x, double alpha, std::uint64_t seed,
                const RunContext& context)

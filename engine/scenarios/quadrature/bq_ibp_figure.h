@@ -20,6 +20,12 @@ struct Current {
     std::vector<bq::structured::StructuredEstimate> prefix;
 };
 
+// The i-th of n log-spaced values from lo to hi (the σ grids).
+double gridSigma(int i, int n, double lo, double hi);
+// log p(X | Z_s) at (σ_X, σ_A) for the first n samples.
+Eigen::VectorXd logF(const std::vector<bq::structured::IbpGramLikelihood>& l, double sx, double sa,
+                     std::size_t n);
+
 // The grids of `state` that do not depend on the current σ's (surface, slice, chain bounds).
 void fillGrids(SampleState& state, const Eigen::MatrixXd& x, double alpha, std::uint64_t seed,
                const RunContext& context);

@@ -77,19 +77,6 @@ std::string matrixKey(const Eigen::MatrixXd& m)
     return s.str();
 }
 
-double gridSigma(int i, int n, double lo, double hi)
-{
-    return lo * std::pow(hi / lo, double(i) / (n - 1));
-}
-
-Eigen::VectorXd logF(const std::vector<IbpGramLikelihood>& l, double sx, double sa, size_t n)
-{
-    Eigen::VectorXd f(static_cast<Eigen::Index>(n));
-    for (size_t i = 0; i < n; ++i)
-        f[Eigen::Index(i)] = l[i].logLikelihood(sx, sa);
-    return f;
-}
-
 double logMeanExp(const std::vector<IbpGramLikelihood>& l, double sx, double sa)
 {
     const Eigen::VectorXd f = logF(l, sx, sa, l.size());
