@@ -24,6 +24,20 @@ namespace {
 
 // G ~ DP(α, N(0, 1)) by stick-breaking, truncated once the mass left is below 1e-10 (the rest
 // dropped: its effect on a kernel value is below 1e-10).
+// A Monte Carlo mean and its standard error, accumulated one draw at a time.
+struct MonteCarloMean {
+    double sum = 0, sumSq = 0;
+    int count = 0;
+    void add(double x)
+    {
+        sum += x;
+        sumSq += x * x;
+        ++count;
+    }
+    double mean() const { return sum / count; }
+    double se() const { return std::sqrt((sumSq / count - mean() * mean()) / count); }
+};
+
 MixingMeasure stickBreaking(double alpha, std::mt19937_64& rng)
 {
     std::gamma_distribution<double> ga(1.0), gb(alpha);
@@ -169,18 +183,13 @@ private slots:
         const GramSet gram = paperMixtureGram({g}, w);
         // Enough draws to resolve a 2 % error in V at α = 0.3 (sd(k)/V ≈ 0.9 there) at 4 errors.
         const int draws = alpha < 5 ? 40000 : 12000;
-        double zSum = 0, zSq = 0, vSum = 0, vSq = 0;
+        MonteCarloMean zMean, vMean;
         for (int i = 0; i < draws; ++i) {
             const MixingMeasure a = stickBreaking(alpha, rng), b = stickBreaking(alpha, rng);
-            const double kz = paperDpKernel(g, a, w), kv = paperDpKernel(a, b, w);
-            zSum += kz;
-            zSq += kz * kz;
-            vSum += kv;
-            vSq += kv * kv;
+            zMean.add(paperDpKernel(g, a, w));
+            vMean.add(paperDpKernel(a, b, w));
         }
-        const double zMc = zSum / draws, vMc = vSum / draws;
-        const double zSe = std::sqrt((zSq / draws - zMc * zMc) / draws);
-        const double vSe = std::sqrt((vSq / draws - vMc * vMc) / draws);
+        const double zMc = zMean.mean(), vMc = vMean.mean(), zSe = zMean.se(), vSe = vMean.se();
         qInfo("alpha %g: z %.5f vs MC %.5f ± %.5f; V %.5f vs MC %.5f ± %.5f", alpha, gram.z[0], zMc, zSe,
               gram.v, vMc, vSe);
         // 4 Monte Carlo standard errors: a false alarm once in ~16000 runs (the seed is fixed).
@@ -212,18 +221,13 @@ private slots:
                     s += a.col(k).dot(b.col(l));
             return s;
         };
-        double zSum = 0, zSq = 0, vSum = 0, vSq = 0;
+        MonteCarloMean zMean, vMean;
         for (int i = 0; i < draws; ++i) {
             const FeatureMatrix a = ibpDraw(n, alpha, rng), b = ibpDraw(n, alpha, rng);
-            const double kz = kernel(z, a), kv = kernel(a, b);
-            zSum += kz;
-            zSq += kz * kz;
-            vSum += kv;
-            vSq += kv * kv;
+            zMean.add(kernel(z, a));
+            vMean.add(kernel(a, b));
         }
-        const double zMc = zSum / draws, vMc = vSum / draws;
-        const double zSe = std::sqrt((zSq / draws - zMc * zMc) / draws);
-        const double vSe = std::sqrt((vSq / draws - vMc * vMc) / draws);
+        const double zMc = zMean.mean(), vMc = vMean.mean(), zSe = zMean.se(), vSe = vMean.se();
         qInfo("alpha %g: z %.4f vs MC %.4f ± %.4f; V %.4f vs MC %.4f ± %.4f", alpha, gram.z[0], zMc, zSe,
               gram.v, vMc, vSe);
         EVX_COMPARE_NEAR(gram.z[0], zMc, 4 * zSe);
