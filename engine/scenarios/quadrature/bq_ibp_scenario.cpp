@@ -187,11 +187,8 @@ Figure BqIbpScenario::runWith(const RunInput& input, const RunContext& context) 
 {
     // A run whose answer is all cached would otherwise finish after its cancellation.
     context.checkCancelled();
+    // The work budget is checked by runChecked (validateRunInput), before this.
     const ParameterValues v = m_schema.complete(input.values);
-    for (const WorkBudget& b : workBudget(input))
-        if (b.count > b.limit)
-            throw InvalidParameter(fmt("%.3g ", b.count) + b.what +
-                                   fmt(" exceed the budget of %.3g: lower ", b.limit) + b.lowerBy);
     Eigen::MatrixXd x, zTrue;
     dataFor(v, input.dataPath, x, zTrue);
     const int n = int(x.rows());
