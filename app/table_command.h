@@ -40,7 +40,8 @@ struct TableCommand {
 // True when the arguments ask for --table or --merge.
 bool isTableCommand(const QStringList& arguments);
 std::variant<TableCommand, QString> parseTableCommand(const QStringList& arguments);
-// 0 on success; 1 when a file cannot be written or every run failed; 130 after SIGINT and 143
+// 0 on success; 1 when a file cannot be written or any run failed (the table is written, its
+// failed runs marked, unless every run failed); 130 after SIGINT and 143
 // after SIGTERM (what was done is written as a partial table beside the targets).
 int runTableCommand(const TableCommand& command);
 // Where an interrupted run writes its partial table instead of `path`: t.json → t.partial.json.

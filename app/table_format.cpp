@@ -19,6 +19,7 @@ struct MetricAggregate {
 struct CellAggregate {
     std::vector<MetricAggregate> metrics;
     int replicates = 0;
+    int failed = 0; // runs of the cell that failed
 };
 
 // The middle value, or the mean of the two middle ones.
@@ -57,7 +58,9 @@ std::map<int, CellAggregate> aggregate(const Study& study, const std::vector<Stu
             c = &r;
     }
     std::map<int, std::vector<std::vector<double>>> byCell; // cell → metric → values
-    std::map<int, int> replicates;
+    std::map<int, int> replicates, failed;
+    for (const StudyRun& r : runs)
+        failed[r.cell] += r.error.empty() ? 0 : 1;
     for (const auto& [key, run] : chosen) {
         auto& columns = byCell[key.first];
         columns.resize(study.metrics.size());
@@ -69,12 +72,14 @@ std::map<int, CellAggregate> aggregate(const Study& study, const std::vector<Stu
             }
         replicates[key.first] += any ? 1 : 0;
     }
+    // A cell whose every run failed keeps its row, empty but for the count of failures.
     std::map<int, CellAggregate> out;
     for (const auto& [cell, columns] : byCell) {
-        if (replicates[cell] == 0)
+        if (replicates[cell] == 0 && failed[cell] == 0)
             continue;
         CellAggregate a;
         a.replicates = replicates[cell];
+        a.failed = failed[cell];
         for (const std::vector<double>& v : columns) {
             MetricAggregate m;
             m.count = int(v.size());
@@ -176,7 +181,44 @@ QString scenarioNames(const Study& study)
     return ids.join(", ");
 }
 
+// "two, seed 1" or "two, seed 1, restart 0": a run as the failure lines name it.
+QString runName(const Study& study, const StudyRun& r)
+{
+    QStringList labels;
+    for (const std::string& col : study.columns)
+        labels << QString::fromStdString(study.cells[std::size_t(r.cell)].label(col));
+    QString name = labels.join('/') + ", " + QString::fromStdString(study.replicateKey) + " " +
+                   QString::number(r.replicate);
+    if (!study.selectBy.empty())
+        name += QString(", restart %1").arg(r.restart);
+    return name;
+}
+
+// The Markdown's line above a table with failed runs: how many, and the first few with why.
+QString failureLine(const Study& study, const std::vector<StudyRun>& runs)
+{
+    const std::size_t failed = failedRunCount(runs);
+    constexpr std::size_t kShown = 5;
+    QStringList shown;
+    for (const StudyRun& r : runs)
+        if (!r.error.empty() && std::size_t(shown.size()) < kShown)
+            shown << runName(study, r) + ": " + QString::fromStdString(r.error);
+    QString line = QString("**Failed runs**: %1 of the %2 runs failed and are left out of the numbers (%3")
+                       .arg(failed)
+                       .arg(runs.size())
+                       .arg(shown.join("; "));
+    if (failed > kShown)
+        line += QString("; %1 more in the JSON").arg(failed - kShown);
+    return line + ").\n\n";
+}
+
 } // namespace
+
+std::size_t failedRunCount(const std::vector<StudyRun>& runs)
+{
+    return std::size_t(
+        std::count_if(runs.begin(), runs.end(), [](const StudyRun& r) { return !r.error.empty(); }));
+}
 
 QJsonObject provenanceJson(const TableProvenance& p)
 {
@@ -210,7 +252,8 @@ std::optional<TableProvenance> provenanceFromJson(const QJsonValue& value)
 QByteArray tableJson(const Study& study, const std::vector<StudyRun>& runs,
                      const std::optional<TableProvenance>& provenance, const TablePartial& partial)
 {
-    QJsonArray rows, runArray;
+    const bool anyFailed = failedRunCount(runs) > 0;
+    QJsonArray rows, runArray, failures;
     for (const auto& [cell, a] : tableRows(study, runs)) {
         QJsonObject row;
         for (const auto& [k, v] : cell->labels)
@@ -222,6 +265,8 @@ QByteArray tableJson(const Study& study, const std::vector<StudyRun>& runs,
                 row[paperName(study, study.metrics[m])] = *p;
         }
         row[countName(study)] = a.replicates;
+        if (anyFailed)
+            row["failed_runs"] = a.failed;
         rows.append(row);
     }
     for (const StudyRun& r : runs) {
@@ -235,6 +280,10 @@ QByteArray tableJson(const Study& study, const std::vector<StudyRun>& runs,
         }
         for (std::size_t m = 0; m < study.metrics.size() && m < r.values.size(); ++m)
             o[QString::fromStdString(study.metrics[m])] = jsonNumber(r.values[m]);
+        if (!r.error.empty()) {
+            o["error"] = QString::fromStdString(r.error);
+            failures.append(o);
+        }
         runArray.append(o);
     }
     QJsonArray metrics;
@@ -253,6 +302,10 @@ QByteArray tableJson(const Study& study, const std::vector<StudyRun>& runs,
     if (partial.partial) {
         root["partial"] = true;
         root["partial_why"] = partial.why;
+    }
+    if (anyFailed) {
+        root["failed_runs"] = failures.size();
+        root["failures"] = failures;
     }
     if (!study.note.empty())
         root["note"] = QString::fromStdString(study.note);
@@ -280,6 +333,10 @@ QByteArray tableCsv(const Study& study, const std::vector<StudyRun>& runs, const
     // it and the file stays plain CSV.
     if (partial.partial)
         header << "partial";
+    // Likewise failed runs: each row counts its own, so a row of fewer runs than asked says why.
+    const bool anyFailed = failedRunCount(runs) > 0;
+    if (anyFailed)
+        header << "failed_runs";
     QString out = header.join(',') + "\n";
     for (const auto& [cell, a] : tableRows(study, runs)) {
         QStringList fields;
@@ -295,6 +352,8 @@ QByteArray tableCsv(const Study& study, const std::vector<StudyRun>& runs, const
             }
         if (partial.partial)
             fields << "yes";
+        if (anyFailed)
+            fields << QString::number(a.failed);
         out += fields.join(',') + "\n";
     }
     return out.toUtf8();
@@ -306,6 +365,8 @@ QByteArray tableMarkdown(const Study& study, const std::vector<StudyRun>& runs, 
     QString out = QString("# %1\n\n").arg(QString::fromStdString(study.title));
     if (partial.partial)
         out += "**Partial table**: " + partial.why + "\n\n";
+    if (failedRunCount(runs) > 0)
+        out += failureLine(study, runs);
     QStringList names;
     for (const std::string& m : study.metrics)
         names << QString::fromStdString(m);

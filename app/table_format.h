@@ -9,6 +9,7 @@
 #include <QString>
 
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace evx {
@@ -19,7 +20,14 @@ struct StudyRun {
     int restart = 0;
     std::vector<double> values; // one per Study::metrics, NaN when the run failed
     double select = 0;          // Study::selectBy's value (NaN when failed or unused)
+    std::string error = {};     // why the run failed; empty when it did not
 };
+
+// Failed runs stay in a table's runs (their values empty) and every format names them: the JSON
+// counts them ("failed_runs") and lists each with its message ("failures", and "error" on the
+// run), the CSV gives each row its count, the Markdown a line above the table. A script or a
+// merge never mistakes such a table for a complete one.
+std::size_t failedRunCount(const std::vector<StudyRun>& runs);
 
 // Run i of a table (cell-major, then replicate, then restart) is shard (i mod N) + 1's.
 inline qint64 runIndex(const StudyRun& run, int replicates, int restarts)

@@ -225,6 +225,7 @@ std::variant<MergedTable, QString> mergeTableFiles(const QStringList& paths, boo
             std::map<QString, int> cellOf;
             for (std::size_t c = 0; c < study.cells.size(); ++c)
                 cellOf[cellKey(study, study.cells[c])] = int(c);
+            qint64 failedHere = 0;
             for (qsizetype i = 0; i < runs.size(); ++i) {
                 const QJsonObject o = runs[i].toObject();
                 const QString where = QString("run %1").arg(i + 1);
@@ -274,8 +275,22 @@ std::variant<MergedTable, QString> mergeTableFiles(const QStringList& paths, boo
                     run.values.push_back(value(m));
                 if (!study.selectBy.empty())
                     run.select = value(study.selectBy);
+                // A run that failed in its shard stays marked failed in the merged table.
+                if (const QJsonValue error = o.value("error"); !error.isUndefined()) {
+                    if (!error.isString() || error.toString().isEmpty())
+                        refuse(path, QString("%1 has error %2: not a message").arg(where, shown(error)));
+                    run.error = error.toString().toStdString();
+                    ++failedHere;
+                }
                 merged.runs.push_back(std::move(run));
             }
+            // The count a shard states and the runs it marks agree, or one of them was edited away.
+            if (const QJsonValue stated = root.value("failed_runs");
+                !(stated.isUndefined() ? failedHere == 0
+                                       : stated.isDouble() && stated.toDouble() == failedHere))
+                refuse(path, QString("marks %1 runs failed, where its failed_runs is %2")
+                                 .arg(failedHere)
+                                 .arg(shown(stated)));
             if (runs.size() < expected || root.value("partial").toBool()) {
                 if (!allowPartial)
                     refuse(path, QString("holds %1 of the %2 runs of shard %3/%4 (an interrupted run?); "

@@ -4,7 +4,8 @@
 // all of them there, every run a cell of the table, a replicate and restart the options allow
 // and of the shard's own slice, every value a finite number or empty. The first thing wrong is
 // refused in one line naming the file. With allowPartial, missing shards and shards with missing
-// runs (interrupted) are merged, and the table says it is partial.
+// runs (interrupted) are merged, and the table says it is partial. Runs that failed in their
+// shard (an "error" on the run) stay marked failed in the merged table.
 
 #include "table_format.h"
 

@@ -80,7 +80,15 @@ int runTableCommand(const TableCommand& command)
         std::fprintf(stderr, "%s: merged %zu runs from %d files%s\n", study.id.c_str(),
                      command.mergedRuns.size(), command.mergedFiles,
                      command.mergedPartial.partial ? " (partial: --allow-partial)" : "");
-        return writeExports(command, command.mergedRuns, command.mergedPartial);
+        const std::size_t failedRuns = failedRunCount(command.mergedRuns);
+        if (failedRuns > 0)
+            std::fprintf(stderr,
+                         "%s: %zu of the merged runs failed in their shards; the table marks them and "
+                         "leaves them out of its numbers\n",
+                         study.id.c_str(), failedRuns);
+        const int written = writeExports(command, command.mergedRuns, command.mergedPartial);
+        // As for the table run itself: written, but not a whole table.
+        return written != 0 ? written : failedRuns > 0 ? 1 : 0;
     }
 
     std::vector<std::shared_ptr<const Scenario>> scenarioOfCell;
@@ -136,6 +144,7 @@ int runTableCommand(const TableCommand& command)
                 return; // stopped by a signal: not a run, neither done nor failed
             } catch (const std::exception& e) {
                 ok = false;
+                run.error = e.what();
                 std::fprintf(stderr, "%s: cell %d %s %d restart %d failed: %s\n", study.id.c_str(), item.cell,
                              study.replicateKey.c_str(), item.replicate, item.restart, e.what());
             }
@@ -183,7 +192,9 @@ int runTableCommand(const TableCommand& command)
         return 1;
     }
     if (failed.load() > 0)
-        std::fprintf(stderr, "%s: %zu of %zu runs failed (see above); the table leaves them out\n",
+        std::fprintf(stderr,
+                     "%s: %zu of %zu runs failed (see above); the table marks them and leaves them out "
+                     "of its numbers\n",
                      study.id.c_str(), failed.load(), results.size());
     TablePartial partial;
     if (signal) {
@@ -201,7 +212,9 @@ int runTableCommand(const TableCommand& command)
         }
     }
     const int written = writeExports(command, results, partial);
-    return written != 0 ? written : signal ? 128 + signal : 0;
+    // Failed runs make the exit status non-zero although the table is written: a script or a
+    // cluster array job then sees the table is not the whole one.
+    return written != 0 ? written : signal ? 128 + signal : failed.load() > 0 ? 1 : 0;
 }
 
 } // namespace evx

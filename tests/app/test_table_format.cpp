@@ -1,7 +1,8 @@
 // The table made from a study's runs: the best restart per replicate counts, every metric gets
 // its mean (or median) and sd in the study's naming, the provenance travels with the JSON, a
-// partial table says so, failed runs are left out, and a study's note is printed with it. Two
-// tables run in-process: cells of different scenarios, and every run failing.
+// partial table says so, failed runs are left out of the numbers and named in every format, and a
+// study's note is printed with it. Three tables run in-process: cells of different scenarios,
+// every run failing, and some runs failing.
 #include "table_command.h"
 #include "table_format.h"
 
@@ -247,6 +248,67 @@ private slots:
         command.exports = {dir.filePath("t.json")};
         QCOMPARE(runTableCommand(command), 1);
         QVERIFY(!QFile::exists(dir.filePath("t.json")));
+    }
+
+    void aTableWithSomeFailedRunsIsWrittenMarkedAndExitsNonZero()
+    {
+        // Two cells of ue-gaussian, the second refused at run time (sigma_x < 0): the table is
+        // written with the first cell's numbers, and every format names the failures.
+        Study study;
+        study.id = "toy-some-failing";
+        study.title = "Toy";
+        study.scenarioId = "ue-gaussian";
+        study.metrics = {"jeffrey.mean"};
+        study.columns = {"model"};
+        study.replicateValues = [](int, int) { return ParameterValues{}; };
+        StudyCell good, broken;
+        good.labels = {{"model", "good"}};
+        broken.labels = {{"model", "broken"}};
+        broken.values = {{"sigma_x", -1}};
+        study.cells = {good, broken};
+        QTemporaryDir dir;
+        TableCommand command;
+        command.study = study;
+        command.replicates = 2;
+        command.exports = {dir.filePath("t.json"), dir.filePath("t.csv"), dir.filePath("t.md")};
+        QCOMPARE(runTableCommand(command), 1);
+
+        QFile f(dir.filePath("t.json"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonObject root = QJsonDocument::fromJson(f.readAll()).object();
+        QCOMPARE(root.value("failed_runs").toInt(), 2);
+        const QJsonArray failures = root.value("failures").toArray();
+        QCOMPARE(failures.size(), 2);
+        QCOMPARE(failures[0].toObject().value("model").toString(), QString("broken"));
+        QCOMPARE(failures[1].toObject().value("seed").toInt(), 1);
+        QVERIFY2(failures[0].toObject().value("error").toString().contains("sigma_x"),
+                 qPrintable(failures[0].toObject().value("error").toString()));
+        const QJsonArray rows = root.value("rows").toArray();
+        QCOMPARE(rows.size(), 2); // the broken cell keeps a row that counts its failures
+        QCOMPARE(rows[0].toObject().value("failed_runs").toInt(), 0);
+        QCOMPARE(rows[0].toObject().value("seeds").toInt(), 2);
+        QCOMPARE(rows[1].toObject().value("failed_runs").toInt(), 2);
+        QCOMPARE(rows[1].toObject().value("seeds").toInt(), 0);
+        QCOMPARE(root.value("runs").toArray()[2].toObject().value("error"),
+                 failures[0].toObject().value("error"));
+
+        QFile csv(dir.filePath("t.csv")), md(dir.filePath("t.md"));
+        QVERIFY(csv.open(QIODevice::ReadOnly) && md.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = csv.readAll().split('\n');
+        QVERIFY2(lines[0].endsWith(",failed_runs") && lines[1].endsWith(",0") && lines[2].endsWith(",2"),
+                 lines[0].constData());
+        const QByteArray markdown = md.readAll();
+        QVERIFY2(markdown.contains("**Failed runs**: 2 of the 4 runs failed and are left out of the numbers "
+                                   "(broken, seed 0: "),
+                 markdown.constData());
+    }
+
+    void aCompleteTableHasNoFailureMark()
+    {
+        const Study study = selectingStudy();
+        QVERIFY(!QJsonDocument::fromJson(tableJson(study, selectingRuns())).object().contains("failed_runs"));
+        QVERIFY(!tableCsv(study, selectingRuns()).contains("failed_runs"));
+        QVERIFY(!tableMarkdown(study, selectingRuns()).contains("Failed runs"));
     }
 };
 

@@ -208,6 +208,15 @@ private slots:
         const qsizetype at = text.indexOf("\"jsd\": ") + 7;
         text.replace(at, text.indexOf('\n', at) - at, "1e999");
         writeBytes(path("inf.json"), text);
+        QTest::newRow("failure mark without its count")
+            << QStringList{m_a, broken("uncounted", [](QJsonObject& o) { setRun(o, 0, "error", "boom"); })}
+            << "marks 1 runs failed, where its failed_runs is nothing" << path("uncounted.json");
+        QTest::newRow("failure count without its marks")
+            << QStringList{m_a, broken("unmarked", [](QJsonObject& o) { o["failed_runs"] = 1; })}
+            << "marks 0 runs failed, where its failed_runs is 1" << path("unmarked.json");
+        QTest::newRow("failure that is no message")
+            << QStringList{m_a, broken("errnum", [](QJsonObject& o) { setRun(o, 0, "error", 3); })}
+            << "run 1 has error 3: not a message" << path("errnum.json");
         QTest::newRow("infinite value") << QStringList{m_a, path("inf.json")}
                                         << "did not parse as JSON (illegal number" << path("inf.json");
     }
@@ -242,6 +251,37 @@ private slots:
         QVERIFY2(r.err.contains("bytes; at most 6.71e+07 are read"), qPrintable(r.err));
         QVERIFY2(timer.elapsed() < 5000, qPrintable(QString("%1 ms").arg(timer.elapsed())));
         QVERIFY(!QFile::exists(path("h.json")));
+    }
+
+    void failedRunsOfAShardStayMarkedInTheMerge()
+    {
+        // Shard 2 as a run with one failure writes it: the run's values empty, its message, the count.
+        const QString failing = edited(m_b, path("failing.json"), [](QJsonObject& o) {
+            QJsonObject run = o.value("runs").toArray()[0].toObject();
+            for (const QString& key : run.keys())
+                if (run.value(key).isDouble() && key != "seed")
+                    run[key] = QJsonValue();
+            run["error"] = "the run failed";
+            QJsonArray runs = o.value("runs").toArray();
+            runs[0] = run;
+            o["runs"] = runs;
+            o["failed_runs"] = 1;
+        });
+        const QString json = path("f.json"), md = path("f.md");
+        const Result r = evx::testing::runApp({"--merge", m_a, failing, "--export", json, "--export", md});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("1 of the merged runs failed"), qPrintable(r.err));
+        const QJsonObject o = readJson(json);
+        QCOMPARE(o.value("failed_runs").toInt(), 1);
+        QCOMPARE(o.value("failures").toArray()[0].toObject().value("error").toString(),
+                 QString("the run failed"));
+        QFile m(md);
+        QVERIFY(m.open(QIODevice::ReadOnly));
+        QVERIFY2(m.readAll().contains("**Failed runs**: 1 of the 32 runs failed"), qPrintable(r.err));
+        // The merged table merges again and still carries its mark.
+        const Result again = evx::testing::runApp({"--merge", json, "--export", path("f2.json")});
+        QCOMPARE(again.exitCode, 1);
+        QCOMPARE(readJson(path("f2.json")).value("failed_runs").toInt(), 1);
     }
 
     void allowPartialMarksTheTableInEveryFormat()
