@@ -1,8 +1,11 @@
 // bnn-uncertainty: the truth's entropy against closed forms, the decomposition's bookkeeping, and
 // the paper's claim (Sec. 7.3) on Depeweg's data with the default settings: NCAI's aleatoric
 // curve follows the truth's far better than mean-field VI's (measured: rms 0.61 against 1.25 nats);
-// and the same run's partial figures, one at the start of every phase.
+// and the same run's partial figures, one at the start of every phase; a work budget that counts
+// training, HMC and the predictive draws together.
 #include "compare_near.h"
+#include "core/errors.h"
+#include "core/input_limits.h"
 #include "scenarios/bnn/uncertainty_scenario.h"
 #include "scenarios/registry.h"
 
@@ -14,6 +17,8 @@
 #include <numbers>
 
 using namespace evx;
+
+Q_DECLARE_METATYPE(evx::ParameterValues)
 
 class TestBnnUncertainty : public QObject {
     Q_OBJECT
@@ -72,6 +77,68 @@ private slots:
         QVERIFY2(ncai < 0.75 * mfvi, qPrintable(QString("NCAI %1, MFVI %2 nats").arg(ncai).arg(mfvi)));
         QVERIFY(s.value("hmc.acceptance") > 0.5);
         QCOMPARE(f.plots.size(), std::size_t(4));
+    }
+
+    void theBudgetCountsEveryPartOfTheRun_data()
+    {
+        QTest::addColumn<ParameterValues>("values");
+        QTest::addColumn<QString>("refusal"); // empty: accepted
+        // Each accepted on its own, together past the budget: epochs and draws count together.
+        QTest::newRow("many epochs, default draws")
+            << ParameterValues{{"dataset", 4}, {"epochs", 45000}} << "";
+        QTest::newRow("many draws, default epochs")
+            << ParameterValues{{"dataset", 4}, {"weight_draws", 1500}, {"latent_draws", 500}} << "";
+        QTest::newRow("many epochs with many draws") << ParameterValues{{"dataset", 4},
+                                                                        {"epochs", 45000},
+                                                                        {"weight_draws", 1500},
+                                                                        {"latent_draws", 500}}
+                                                     << "lower epochs (";
+        // The corner the review named: 125 s here before.
+        QTest::newRow("most epochs with most draws") << ParameterValues{{"dataset", 4},
+                                                                        {"epochs", 100000},
+                                                                        {"weight_draws", 2000},
+                                                                        {"latent_draws", 500}}
+                                                     << "lower epochs (";
+        // HMC where the old count allowed it (1.4·10¹¹ of 2·10¹¹: 160 s and 1.9 GB here).
+        QTest::newRow("HMC near the old limit")
+            << ParameterValues{{"dataset", 4}, {"hmc_chains", 16}, {"hmc_draws", 5000}, {"hmc_warmup", 200}}
+            << "lower hmc_draws, hmc_warmup, hmc_chains or hmc_leapfrog (";
+        QTest::newRow("Bimodal's wide network with most draws")
+            << ParameterValues{{"dataset", 5}, {"weight_draws", 2000}, {"latent_draws", 500}}
+            << "lower weight_draws or latent_draws (";
+        QTest::newRow("quadrature with most draws") << ParameterValues{{"dataset", 0},
+                                                                       {"estimator", 1},
+                                                                       {"weight_draws", 2000},
+                                                                       {"latent_draws", 500}}
+                                                    << "or the nearest-neighbour estimator (";
+        // HMC's predictive draws are held at once: cheap steps, too many rows.
+        QTest::newRow("HMC's draws held at once")
+            << ParameterValues{{"dataset", 4},     {"hmc_chains", 16},  {"hmc_draws", 2000},
+                               {"hmc_warmup", 20}, {"hmc_leapfrog", 2}, {"latent_draws", 40}}
+            << "HMC predictive draws (hmc_chains × hmc_draws × latent_draws); at most 1";
+        const Scenario& s = *ScenarioRegistry::instance().find("bnn-uncertainty");
+        for (int dataset = 0; dataset < 6; ++dataset) {
+            const std::string name = "defaults, data set " + std::to_string(dataset);
+            QTest::newRow(name.c_str()) << ParameterValues{{"dataset", dataset}} << "";
+            const std::string quadrature = "quadrature, data set " + std::to_string(dataset);
+            QTest::newRow(quadrature.c_str())
+                << ParameterValues{{"dataset", dataset}, {"estimator", 1}} << "";
+        }
+        for (const Preset& p : s.presets())
+            QTest::newRow(("preset " + p.name).c_str()) << s.presetValues(p.name) << "";
+    }
+
+    void theBudgetCountsEveryPartOfTheRun()
+    {
+        QFETCH(ParameterValues, values);
+        QFETCH(QString, refusal);
+        const Scenario& s = *ScenarioRegistry::instance().find("bnn-uncertainty");
+        try {
+            validateRunInput(s, {values, {}, {}});
+            QVERIFY2(refusal.isEmpty(), "accepted");
+        } catch (const InvalidParameter& e) {
+            QVERIFY2(!refusal.isEmpty() && QString::fromUtf8(e.what()).contains(refusal), e.what());
+        }
     }
 };
 

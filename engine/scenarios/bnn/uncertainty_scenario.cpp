@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <deque>
 #include <functional>
 #include <mutex>
@@ -28,6 +29,12 @@ constexpr int kTotalColour = 3, kAleatoricColour = 0, kEpistemicColour = 2;
 // trainings, HMC) runs for 0.2–8 s, and the longest pieces that cannot publish (HMC's predictive
 // draws, one decomposition) took up to 160 ms on the Bimodal data.
 constexpr double kPublishSeconds = 0.1;
+// workBudget's calibration (see there): the work per point beside the weights, and the limit.
+constexpr double kViPointWork = 1700, kHmcPointWork = 500, kNearestNeighbourPointWork = 950,
+                 kQuadraturePointWork = 4000;
+// Runs near 1.6·10¹¹ units took 33–50 s of CPU (user + sys) here, each data set's worst corner.
+constexpr double kWorkLimit = 1.6e11;
+constexpr double kMaxHmcRows = 1e6;
 
 struct Decomposition {
     std::vector<double> total, aleatoric, epistemic;
@@ -75,6 +82,41 @@ double mean(const std::vector<double>& a)
     for (double v : a)
         s += v / double(a.size());
     return s;
+}
+
+// The whole run's work in one unit, so that settings each within their range cannot add up to a
+// run of minutes (most epochs with most draws, say). The unit is one weight at one point; each
+// kind of step also does work per point beside its weights (the latent variables, the KL terms,
+// the entropy estimators), counted as the weights it is worth. Fitted to timed runs of the
+// release build on this machine (2 cores, shared), where a unit takes about 0.24 ns: per
+// point, a VI epoch took 0.45 µs (Depeweg, 151 weights) and 1.07 µs (Bimodal, 2701), an HMC
+// leapfrog step 0.16 and 0.76 µs; a predictive draw at a grid point 0.24 and 0.42 µs with the
+// nearest-neighbour estimator (its forward pass costs a third of a unit a weight), 0.97 µs with
+// the quadrature (Depeweg, Heavy-Tail). The truth's curve (up to 1.5 s) is not counted. Runs at
+// 2.4·10¹¹ took 53–71 s of CPU (sys time included: a million draws are 0.5 GB), hence the limit.
+struct RunWork {
+    double vi, hmc, viDraws, hmcDraws; // training, HMC, and the predictive draws of each
+    double total() const { return vi + hmc + viDraws + hmcDraws; }
+};
+
+RunWork runWork(const ParameterValues& v)
+{
+    const bnn::DatasetInfo& info = bnn::datasetInfo(kDatasets.at(std::size_t(v.at("dataset"))));
+    double weights = 3.0 * info.hiddenUnits + 1;
+    for (int l = 1; l < info.hiddenLayers; ++l)
+        weights += (info.hiddenUnits + 1) * info.hiddenUnits;
+    // Per point, on top of the weights: VI epoch, HMC leapfrog step, predictive draw at a grid point.
+    const double viPerPoint = weights + kViPointWork, hmcPerPoint = weights + kHmcPointWork,
+                 drawPerPoint = weights / 3 +
+                                (v.at("estimator") != 0 ? kQuadraturePointWork : kNearestNeighbourPointWork);
+    const double latentDraws = v.at("latent_draws");
+    return {// Two trainings (MFVI, NCAI) of `epochs`, and NCAI's warm start of the point network.
+            (2 * v.at("epochs") + 2000) * info.nTrain * viPerPoint,
+            // Each iteration draws its leapfrog steps from half the most up to it: 3/4 on average.
+            v.at("hmc_chains") * (v.at("hmc_draws") + v.at("hmc_warmup")) * 0.75 * v.at("hmc_leapfrog") *
+                info.nTrain * hmcPerPoint,
+            2 * v.at("weight_draws") * latentDraws * kGridPoints * drawPerPoint,
+            v.at("hmc_chains") * v.at("hmc_draws") * latentDraws * kGridPoints * drawPerPoint};
 }
 
 } // namespace
@@ -180,20 +222,33 @@ std::vector<Preset> BnnUncertaintyScenario::presets() const
             {"heavy-tail", "Heavy-Tail data: skewed, heavy-tailed noise", {{"dataset", 0}}}};
 }
 
-// Training (as bnn-ncai) and HMC leapfrog steps: each touches every weight once per point.
 std::vector<WorkBudget> BnnUncertaintyScenario::workBudget(const RunInput& input) const
 {
     const ParameterValues v = m_schema.complete(input.values);
-    const bnn::DatasetInfo& info = bnn::datasetInfo(kDatasets.at(std::size_t(v.at("dataset"))));
-    double params = 3.0 * info.hiddenUnits + 1;
-    for (int l = 1; l < info.hiddenLayers; ++l)
-        params += (info.hiddenUnits + 1) * info.hiddenUnits;
-    const double vi = (2 * v.at("epochs") + 2000) * info.nTrain * params;
-    const double hmc = v.at("hmc_chains") * (v.at("hmc_draws") + v.at("hmc_warmup")) * 0.75 *
-                       v.at("hmc_leapfrog") * info.nTrain * params;
-    return {{"network operations of VI (epochs × points × weights)", vi, 2e11, "epochs"},
-            {"network operations of HMC (leapfrog steps × points × weights)", hmc, 2e11,
-             "hmc_draws, hmc_warmup, hmc_chains or hmc_leapfrog"}};
+    const RunWork w = runWork(v);
+    const std::string estimator = v.at("estimator") != 0 ? ", or the nearest-neighbour estimator" : "";
+    std::vector<std::pair<double, std::string>> parts{
+        {w.vi, "epochs"},
+        {w.hmc, "hmc_draws, hmc_warmup, hmc_chains or hmc_leapfrog"},
+        {w.viDraws, "weight_draws or latent_draws" + estimator},
+        {w.hmcDraws, "latent_draws, hmc_draws or hmc_chains" + estimator}};
+    // The refusal names what to lower, the largest share first.
+    std::sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::string lowerBy;
+    for (const auto& [work, names] : parts)
+        if (work >= 0.05 * w.total()) {
+            char share[48];
+            std::snprintf(share, sizeof share, " (%.0f%% of it)", 100 * work / w.total());
+            lowerBy += (lowerBy.empty() ? "" : "; or ") + names + share;
+        }
+    return {{"units of work (VI epochs and HMC leapfrog steps over the training points, predictive draws "
+             "over the grid, each × the network's weights and the work per point beside them)",
+             w.total(), kWorkLimit, lowerBy},
+            // HMC's predictive draws are held at once, a row of grid values each: as many as the
+            // variational draws may have (weight_draws × latent_draws at their largest).
+            {"HMC predictive draws (hmc_chains × hmc_draws × latent_draws)",
+             v.at("hmc_chains") * v.at("hmc_draws") * v.at("latent_draws"), kMaxHmcRows,
+             "hmc_draws, hmc_chains or latent_draws"}};
 }
 
 Figure BnnUncertaintyScenario::run(const ParameterValues& input, const RunContext& context) const
