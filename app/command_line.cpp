@@ -9,6 +9,7 @@
 #include "link_command.h"
 #include "pin_labels.h"
 #include "plot/plot_view.h"
+#include "run_progress.h"
 #include "scenarios/registry.h"
 #include "scenarios/studies.h"
 
@@ -405,7 +406,7 @@ std::variant<CommandLine, QString> parseCommandLine(const QStringList& givenArgs
             if (print.physical())
                 if (const QString why = checkPrintRequest(print, raster); !why.isEmpty())
                     throw InvalidParameter(why.toStdString());
-            cl.figure = cl.scenario->runChecked(cl.input, {});
+            cl.figure = runWithProgressLines(*cl.scenario, cl.input);
             if (!cl.lesson.isEmpty())
                 computeLessonPins(cl);
             if (print.physical()) {

@@ -33,7 +33,8 @@ Eigen::VectorXd drawWeights(const BnnSnapshot& s, std::mt19937_64& rng)
 } // namespace
 
 PredictiveDraws predictiveDraws(const BnnSnapshot& s, const Eigen::MatrixXd& x, int weightDraws,
-                                std::uint64_t seed, int latentDrawsPerWeight)
+                                std::uint64_t seed, int latentDrawsPerWeight,
+                                const std::function<void()>& afterEachWeightDraw)
 {
     checkInputs(s, x, weightDraws, latentDrawsPerWeight);
     std::mt19937_64 rng(seed);
@@ -51,6 +52,8 @@ PredictiveDraws predictiveDraws(const BnnSnapshot& s, const Eigen::MatrixXd& x, 
                     input(s.shape.inputs - 1, m) = latentSd * normal(rng);
             out.f.row(w * latentDrawsPerWeight + k) = net.forward(weights, input);
         }
+        if (afterEachWeightDraw)
+            afterEachWeightDraw();
     }
     return out;
 }

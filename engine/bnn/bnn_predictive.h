@@ -14,6 +14,7 @@
 #include "bnn/bnn_trainer.h"
 
 #include <cstdint>
+#include <functional>
 
 namespace evx::bnn {
 
@@ -22,9 +23,11 @@ struct PredictiveDraws {
     double noiseSd = 0; // σ_ε, to add ε ~ N(0, σ_ε²) or to integrate it analytically
 };
 
-// x: M × D test inputs. weightDraws ≥ 1.
+// x: M × D test inputs. weightDraws ≥ 1. afterEachWeightDraw (if any) runs after each weight
+// draw's rows: a long run's progress and cancellation.
 PredictiveDraws predictiveDraws(const BnnSnapshot& snapshot, const Eigen::MatrixXd& x, int weightDraws,
-                                std::uint64_t seed, int latentDrawsPerWeight = 1);
+                                std::uint64_t seed, int latentDrawsPerWeight = 1,
+                                const std::function<void()>& afterEachWeightDraw = {});
 
 // xTrain: the N × D training inputs in training order (z_n = μ_n).
 PredictiveDraws fittedDraws(const BnnSnapshot& snapshot, const Eigen::MatrixXd& xTrain, int weightDraws,

@@ -180,7 +180,7 @@ BnnHmcResult runBnnHmc(const Eigen::MatrixXd& x, const Eigen::VectorXd& y, const
 }
 
 PredictiveDraws hmcPredictiveDraws(const BnnHmcResult& hmc, const Eigen::MatrixXd& x, std::uint64_t seed,
-                                   int latentDrawsPerWeight)
+                                   int latentDrawsPerWeight, const std::function<void()>& afterEachWeightDraw)
 {
     const bool latent = hmc.latentVariance > 0;
     if (x.cols() != hmc.shape.inputs - (latent ? 1 : 0) || !x.allFinite() || latentDrawsPerWeight < 1)
@@ -201,6 +201,8 @@ PredictiveDraws hmcPredictiveDraws(const BnnHmcResult& hmc, const Eigen::MatrixX
                     input(hmc.shape.inputs - 1, m) = normal(rng);
             out.f.row(s * latentDrawsPerWeight + k) = net.forward(w, input);
         }
+        if (afterEachWeightDraw)
+            afterEachWeightDraw();
     }
     return out;
 }

@@ -88,8 +88,9 @@ BnnHmcResult runBnnHmc(const Eigen::MatrixXd& x, const Eigen::VectorXd& y, const
                        const HmcOptions& options, const std::function<bool()>& cancelled = {});
 
 // Predictive draws from the HMC posterior, as bnn/bnn_predictive.h: row s·K + k uses the s-th
-// weight draw and z ~ N(0, σ_z²) afresh per point.
+// weight draw and z ~ N(0, σ_z²) afresh per point; afterEachWeightDraw as there.
 PredictiveDraws hmcPredictiveDraws(const BnnHmcResult& hmc, const Eigen::MatrixXd& x, std::uint64_t seed,
-                                   int latentDrawsPerWeight = 1);
+                                   int latentDrawsPerWeight = 1,
+                                   const std::function<void()>& afterEachWeightDraw = {});
 
 } // namespace evx::bnn

@@ -14,6 +14,7 @@ void RunContext::publish(const Figure& partial, double fraction) const
 {
     if (m_progress)
         m_progress(partial, fraction);
+    reportFraction(fraction);
 }
 
 void RunContext::publishFinal(const Figure& final) const

@@ -15,6 +15,7 @@ class RunContext {
 public:
     using ProgressCallback = std::function<void(const Figure& partial, double fraction)>;
     using FinalCallback = std::function<void(const Figure& final)>;
+    using FractionCallback = std::function<void(double fraction)>;
 
     RunContext() = default;
     RunContext(const std::atomic<bool>* cancelFlag, ProgressCallback progress, FinalCallback final = {})
@@ -34,10 +35,22 @@ public:
     // be throttled away. Without a final receiver it goes to publish() with fraction 1.
     void publishFinal(const Figure& final) const;
 
+    // A receiver of the fraction alone (the command line's progress lines): it sees the fraction
+    // of every publish() and of every reportFraction(), while wantsProgress() stays false so that
+    // no partial figure is built for it. It is called often and must be cheap.
+    void followFraction(FractionCallback fraction) { m_fraction = std::move(fraction); }
+    // Where a run skips building a partial figure (no one wants it), it still says how far it is.
+    void reportFraction(double fraction) const
+    {
+        if (m_fraction)
+            m_fraction(fraction);
+    }
+
 private:
     const std::atomic<bool>* m_cancel = nullptr;
     ProgressCallback m_progress;
     FinalCallback m_final;
+    FractionCallback m_fraction;
 };
 
 // Paces a run's partial figures. Building one costs work, so a run asks due() before building

@@ -204,7 +204,7 @@ PredictiveSummary summarisePredictive(const Eigen::MatrixXd& f, const Eigen::Vec
 
 UncertaintyDecomposition decomposeUncertainty(const Eigen::MatrixXd& f, int drawsOfW, double sigmaEps,
                                               EntropyEstimator estimator, std::uint64_t seed, int k,
-                                              double outputScale)
+                                              double outputScale, const std::function<void()>& afterEachPoint)
 {
     checkDraws(f);
     checkSigma(sigmaEps);
@@ -237,6 +237,8 @@ UncertaintyDecomposition decomposeUncertainty(const Eigen::MatrixXd& f, int draw
                 aleatoric += entropySorted(sorted(f.col(i).segment(w * sz, sz)), sigmaEps);
         }
         d.aleatoric(i) = aleatoric / drawsOfW;
+        if (afterEachPoint)
+            afterEachPoint();
     }
     d.total.array() += std::log(outputScale);
     d.aleatoric.array() += std::log(outputScale);

@@ -76,9 +76,11 @@ struct UncertaintyDecomposition {
 };
 // f: (S_W · S_z) × N as above; drawsOfW = S_W ≥ 1 divides the rows, S_z = rows/S_W (> k for
 // NearestNeighbour). seed drives the noise draws of NearestNeighbour. On raw y every entropy
-// (not the epistemic difference) grows by log outputScale.
+// (not the epistemic difference) grows by log outputScale. afterEachPoint (if any) runs after
+// each test point.
 UncertaintyDecomposition decomposeUncertainty(const Eigen::MatrixXd& f, int drawsOfW, double sigmaEps,
                                               EntropyEstimator estimator = EntropyEstimator::NearestNeighbour,
-                                              std::uint64_t seed = 1, int k = 5, double outputScale = 1);
+                                              std::uint64_t seed = 1, int k = 5, double outputScale = 1,
+                                              const std::function<void()>& afterEachPoint = {});
 
 } // namespace evx::stats

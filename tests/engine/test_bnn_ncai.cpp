@@ -1,7 +1,8 @@
 // bnn-ncai against independent computations: the latent statistics recomputed from the JSON
 // data alone (training x standardised by its own statistics, μ_z), the test log-likelihood
 // between a trivial baseline and the true generator's (a ceiling), partial figures while it
-// trains, cancellation, and one clear message for every kind of bad input.
+// trains (and fractions alone when no figure is wanted), cancellation, and one clear message for
+// every kind of bad input.
 #include "bnn/datasets.h"
 #include "bnn/synthetic_datasets.h"
 #include "compare_near.h"
@@ -14,6 +15,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <fstream>
@@ -169,6 +171,23 @@ private slots:
         // The validation score without the intervals is the same number.
         QCOMPARE(bnn_eval::predictiveLogLikelihood(plain.snapshot, data, data.validation, 300, 5),
                  bnn_eval::predictiveMetrics(plain.snapshot, data, data.validation, 300, 5).logLikelihood);
+    }
+
+    void fractionsArriveWithoutPartialFigures()
+    {
+        // As the command line's progress lines follow a run: fractions only, none of them a
+        // figure, rising through the training to the test metrics.
+        std::vector<double> fractions;
+        RunContext context;
+        context.followFraction([&](double fraction) { fractions.push_back(fraction); });
+        QVERIFY(!context.wantsProgress());
+        ncai().run(quick(1, 600), context);
+        QVERIFY2(fractions.size() >= 10, qPrintable(QString::number(fractions.size())));
+        QVERIFY(std::is_sorted(fractions.begin(), fractions.end()));
+        QVERIFY2(fractions.front() > 0 && fractions.front() < 0.2,
+                 qPrintable(QString::number(fractions.front())));
+        QVERIFY2(fractions.back() >= 0.99 && fractions.back() <= 1,
+                 qPrintable(QString::number(fractions.back())));
     }
 
     void aWarmStartShowsBeforeTraining()

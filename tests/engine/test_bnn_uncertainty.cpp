@@ -1,8 +1,8 @@
 // bnn-uncertainty: the truth's entropy against closed forms, the decomposition's bookkeeping, and
 // the paper's claim (Sec. 7.3) on Depeweg's data with the default settings: NCAI's aleatoric
 // curve follows the truth's far better than mean-field VI's (measured: rms 0.61 against 1.25 nats);
-// and the same run's partial figures, one at the start of every phase; a work budget that counts
-// training, HMC and the predictive draws together.
+// and the same run's partial figures, one at the start of every phase; fractions alone for the
+// command line; a work budget that counts training, HMC and the predictive draws together.
 #include "compare_near.h"
 #include "core/errors.h"
 #include "core/input_limits.h"
@@ -19,6 +19,14 @@
 using namespace evx;
 
 Q_DECLARE_METATYPE(evx::ParameterValues)
+
+namespace {
+
+// Every part small: a run of well under a second.
+const ParameterValues kQuick{
+    {"epochs", 100}, {"hmc_draws", 20}, {"hmc_warmup", 20}, {"weight_draws", 10}, {"latent_draws", 10}};
+
+} // namespace
 
 class TestBnnUncertainty : public QObject {
     Q_OBJECT
@@ -77,6 +85,23 @@ private slots:
         QVERIFY2(ncai < 0.75 * mfvi, qPrintable(QString("NCAI %1, MFVI %2 nats").arg(ncai).arg(mfvi)));
         QVERIFY(s.value("hmc.acceptance") > 0.5);
         QCOMPARE(f.plots.size(), std::size_t(4));
+    }
+
+    void fractionsArriveThroughTheWholeRunWithoutFigures()
+    {
+        // A quick run followed as the command line follows it: fractions alone, rising to 1
+        // without a jump of a fifth anywhere (training, HMC, the draws and their entropies).
+        std::vector<double> fractions{0};
+        RunContext context;
+        context.followFraction([&](double fraction) { fractions.push_back(fraction); });
+        ScenarioRegistry::instance().find("bnn-uncertainty")->run(kQuick, context);
+        QVERIFY(std::is_sorted(fractions.begin(), fractions.end()));
+        EVX_COMPARE_NEAR(fractions.back(), 1.0, 1e-12);
+        double jump = 0;
+        for (std::size_t i = 1; i < fractions.size(); ++i)
+            jump = std::max(jump, fractions[i] - fractions[i - 1]);
+        QVERIFY2(jump < 0.2,
+                 qPrintable(QString("largest step %1 of %2 fractions").arg(jump).arg(fractions.size())));
     }
 
     void theBudgetCountsEveryPartOfTheRun_data()

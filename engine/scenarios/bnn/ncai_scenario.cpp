@@ -153,7 +153,11 @@ Figure BnnNcaiScenario::runWith(const RunInput& input, const RunContext& context
     PublishPace pace(kPublishSeconds);
     auto publisher = [&](const std::string& label, double from, double to) {
         return [&, label, from, to](const TrainedRun& run, double fraction) {
-            if (!context.wantsProgress() || !pace.due())
+            if (!context.wantsProgress()) {
+                context.reportFraction(from + (to - from) * fraction); // no figure to build
+                return;
+            }
+            if (!pace.due())
                 return;
             pace.begin();
             Figure partial = ncaiFigure({&data, &run.snapshot, &run.trace, 100, seed, label});
@@ -168,6 +172,7 @@ Figure BnnNcaiScenario::runWith(const RunInput& input, const RunContext& context
         };
     };
 
+    // Training ends at 0.98: the test metrics after it are at 0.99, and a fraction never goes back.
     TrainedRun run;
     std::vector<std::pair<TrainedRun, double>> candidates; // with their validation log-likelihood
     const int predictiveDraws = int(v.at("predictive_draws"));
@@ -178,22 +183,26 @@ Figure BnnNcaiScenario::runWith(const RunInput& input, const RunContext& context
     if (select) {
         TrainedRun zero =
             train(data, configFrom(v, data.raw, bnn::Variant::Ncai0), epochs, every, context,
-                  publisher(inferenceLabel(bnn::Variant::Ncai0) + ", for the selection", 0, 0.5));
+                  publisher(inferenceLabel(bnn::Variant::Ncai0) + ", for the selection", 0, 0.49));
         TrainedRun penalised = train(data, configFrom(v, data.raw, variant), epochs, every, context,
-                                     publisher(inferenceLabel(variant), 0.5, 1));
+                                     publisher(inferenceLabel(variant), 0.49, 0.98));
         const double llZero = validation(zero), llPenalised = validation(penalised);
         candidates = {{zero, llZero}, {penalised, llPenalised}};
         run = llPenalised >= llZero || !zero.diverged.empty() ? penalised : zero;
     } else {
         run = train(data, configFrom(v, data.raw, variant), epochs, every, context,
-                    publisher(inferenceLabel(variant), 0, 1));
+                    publisher(inferenceLabel(variant), 0, 0.98));
     }
 
     Figure f = ncaiFigure({&data, &run.snapshot, &run.trace, 500, seed, inferenceLabel(run.variant)});
     // The test intervals take up to a quarter of a second: the final plots are shown meanwhile.
     const auto showFinalPlots = [&] {
         context.checkCancelled();
-        if (!context.wantsProgress() || !pace.due())
+        if (!context.wantsProgress()) {
+            context.reportFraction(0.99);
+            return;
+        }
+        if (!pace.due())
             return;
         pace.begin();
         Figure partial = f;

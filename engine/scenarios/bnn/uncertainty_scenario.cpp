@@ -272,10 +272,11 @@ Figure BnnUncertaintyScenario::run(const ParameterValues& input, const RunContex
         xs.push_back(grid(k, 0));
     }
     const Eigen::MatrixXd gridStd = scaling.x(grid);
-    auto decompose = [&](const bnn::PredictiveDraws& d, int drawsOfW) {
+    auto decompose = [&](const bnn::PredictiveDraws& d, int drawsOfW,
+                         const std::function<void()>& afterEachPoint) {
         context.checkCancelled();
-        const stats::UncertaintyDecomposition u =
-            stats::decomposeUncertainty(d.f, drawsOfW, d.noiseSd, estimator, seed + 3, 5, scaling.ySd);
+        const stats::UncertaintyDecomposition u = stats::decomposeUncertainty(
+            d.f, drawsOfW, d.noiseSd, estimator, seed + 3, 5, scaling.ySd, afterEachPoint);
         return Decomposition{asStd(u.total), asStd(u.aleatoric), asStd(u.epistemic)};
     };
 
@@ -302,14 +303,31 @@ Figure BnnUncertaintyScenario::run(const ParameterValues& input, const RunContex
     PublishPace pace(kPublishSeconds);
     // A phase's start always shows; progress within a phase at most every kPublishSeconds.
     auto publish = [&](const std::string& status, double fraction, bool phaseStart) {
-        if (!context.wantsProgress() || (!phaseStart && !pace.due()))
+        if (!context.wantsProgress()) {
+            context.reportFraction(fraction); // an export's progress line: no figure to build
+            return;
+        }
+        if (!phaseStart && !pace.due())
             return;
         pace.begin();
         context.publish(figure(status), fraction);
     };
     const int every = std::max(100, epochs / 10);
     std::vector<std::string> problems;
-    auto trainAndDecompose = [&](bnn::Variant variant, double from, double to) {
+    // Progress in the shares of workBudget's count: a run of many draws spends most of its time on
+    // them. Within a share of draws the forward passes take a third, the entropies the rest.
+    const RunWork work = runWork(v);
+    const double trainingShare = work.vi / 2 / work.total(), drawsShare = work.viDraws / 2 / work.total(),
+                 hmcEnd = 2 * (trainingShare + drawsShare) + work.hmc / work.total();
+    // Polls cancellation, and publishes progress from `from` to `to` over `steps` calls.
+    auto stepper = [&](const std::string& status, double from, double to, int steps) {
+        return [&, status, from, to, steps, k = 0]() mutable {
+            context.checkCancelled();
+            publish(status, from + (to - from) * std::min(1.0, double(++k) / steps), false);
+        };
+    };
+    auto trainAndDecompose = [&](bnn::Variant variant, double from) {
+        const double to = from + trainingShare;
         const std::string label = inferenceLabel(variant);
         const TrainedRun run = train(data, configFrom(v, data.raw, variant), epochs, every, context,
                                      [&](const TrainedRun& r, double done) {
@@ -322,8 +340,10 @@ Figure BnnUncertaintyScenario::run(const ParameterValues& input, const RunContex
                                      });
         if (!run.diverged.empty())
             problems.push_back(inferenceLabel(variant) + " diverged (" + run.diverged + ")");
-        return decompose(bnn::predictiveDraws(run.snapshot, gridStd, weightDraws, seed + 1, latentDraws),
-                         weightDraws);
+        const double mid = to + drawsShare / 3, end = to + drawsShare;
+        return decompose(bnn::predictiveDraws(run.snapshot, gridStd, weightDraws, seed + 1, latentDraws,
+                                              stepper(label + "'s predictive draws", to, mid, weightDraws)),
+                         weightDraws, stepper(label + "'s decomposition", mid, end, kGridPoints));
     };
 
     publish("the true aleatoric entropy", 0.0, true);
@@ -332,10 +352,11 @@ Figure BnnUncertaintyScenario::run(const ParameterValues& input, const RunContex
         publish("the true aleatoric entropy", 0.0, false);
     });
     publish("mean-field VI", 0.0, true);
-    mfvi = trainAndDecompose(bnn::Variant::Mfvi, 0, 0.3);
-    publish("NCAI", 0.3, true);
-    ncai = trainAndDecompose(bnn::Variant::Ncai, 0.3, 0.6);
-    publish("HMC", 0.6, true);
+    mfvi = trainAndDecompose(bnn::Variant::Mfvi, 0);
+    publish("NCAI", trainingShare + drawsShare, true);
+    ncai = trainAndDecompose(bnn::Variant::Ncai, trainingShare + drawsShare);
+    const double hmcStart = 2 * (trainingShare + drawsShare);
+    publish("HMC", hmcStart, true);
 
     // HMC as the paper's Fig. 6: σ_z² and σ_ε² at the generating values (σ_ε in standardised
     // units), σ_w² = 10.
@@ -355,16 +376,20 @@ Figure BnnUncertaintyScenario::run(const ParameterValues& input, const RunContex
         data.train.x, data.train.y, hidden, true, noiseSd, kHmcWeightVariance, latentVariance, options, [&] {
             // Polled once per iteration: progress is the share of iterations done.
             const double done = double(iterations++) / totalIterations;
-            publish("HMC, " + std::to_string(int(100 * done)) + " % of its iterations", 0.6 + 0.35 * done,
-                    false);
+            publish("HMC, " + std::to_string(int(100 * done)) + " % of its iterations",
+                    hmcStart + (hmcEnd - hmcStart) * done, false);
             return context.cancelled();
         });
     if (chains.cancelled)
         context.checkCancelled();
-    publish("HMC's predictive draws", 0.95, true);
-    const bnn::PredictiveDraws hmcDraws = bnn::hmcPredictiveDraws(chains, gridStd, seed + 2, latentDraws);
-    publish("HMC's decomposition", 0.97, true);
-    hmc = decompose(hmcDraws, int(hmcDraws.f.rows()) / latentDraws);
+    publish("HMC's predictive draws", hmcEnd, true);
+    const double hmcMid = hmcEnd + (1 - hmcEnd) / 3;
+    const bnn::PredictiveDraws hmcDraws = bnn::hmcPredictiveDraws(
+        chains, gridStd, seed + 2, latentDraws,
+        stepper("HMC's predictive draws", hmcEnd, hmcMid, options.chains * options.draws));
+    publish("HMC's decomposition", hmcMid, true);
+    hmc = decompose(hmcDraws, int(hmcDraws.f.rows()) / latentDraws,
+                    stepper("HMC's decomposition", hmcMid, 1, kGridPoints));
 
     Figure f = figure("");
     Summary& s = f.summary;
