@@ -7,6 +7,7 @@
 
 #include <QFileInfo>
 #include <QRegularExpression>
+#include <qcustomplot.h>
 
 #include <algorithm>
 #include <cmath>
@@ -124,7 +125,7 @@ int frameDelayMs(const AnimationSettings& settings, int index, int frames)
     return index == frames - 1 ? delay + settings.holdMs : delay;
 }
 
-void holdUnionRanges(PlotView& view, const std::vector<Figure>& figures)
+void holdUnionRanges(PlotView& view, const std::vector<Figure>& figures, const PrintSize& size)
 {
     if (figures.empty())
         return;
@@ -145,11 +146,42 @@ void holdUnionRanges(PlotView& view, const std::vector<Figure>& figures)
                         : own[i];
         }
     }
-    // Every frame fits the union as the widest frame fits its own data. Each frame places its
-    // legends as a still does: PlotView's hold would keep them where the first frame put them,
-    // but it records the corner chosen at the view's own size, not the export's.
+    // Every frame now fits the union as the widest frame fits its own data; but each frame's
+    // legend takes the headroom its own data leave it, so the ranges as laid out at the export
+    // size still differ a little (a band under the legend in one frame only). Their union,
+    // locked as a user's zoom is, holds the axes still; the legends stay where the first frame
+    // put them.
+    const std::size_t plots = all.size();
+    std::vector<QCPRange> xs(plots), ys(plots);
+    std::vector<bool> seen(plots, false);
     view.setFitExtents(std::move(all));
-    view.setFigure(figures.front());
+    auto settle = [&](const Figure& figure) {
+        view.setFigure(figure);
+        if (size.widthMm > 0)
+            view.exportLayout(PlotView::ImageFormat::Png, size);
+    };
+    for (const Figure& figure : figures) {
+        settle(figure);
+        for (std::size_t i = 0; i < plots && i < figure.plots.size(); ++i) {
+            const QCPAxisRect* rect = view.axisRect(int(i));
+            if (!rect)
+                continue;
+            const QCPRange x = rect->axis(QCPAxis::atBottom)->range(),
+                           y = rect->axis(QCPAxis::atLeft)->range();
+            xs[i] = seen[i] ? QCPRange(std::min(xs[i].lower, x.lower), std::max(xs[i].upper, x.upper)) : x;
+            ys[i] = seen[i] ? QCPRange(std::min(ys[i].lower, y.lower), std::max(ys[i].upper, y.upper)) : y;
+            seen[i] = true;
+        }
+    }
+    settle(figures.front());
+    for (std::size_t i = 0; i < plots; ++i) {
+        QCPAxisRect* rect = view.axisRect(int(i));
+        if (!rect || !seen[i])
+            continue;
+        rect->axis(QCPAxis::atBottom)->setRange(xs[i]);
+        rect->axis(QCPAxis::atLeft)->setRange(ys[i]);
+        view.markUserZoomed(int(i)); // later figures with the same axes keep these ranges
+    }
 }
 
 std::variant<std::vector<Figure>, QString> computeAnimationFigures(const AnimationJob& job,
@@ -214,7 +246,7 @@ QString writeAnimation(const QString& path, const AnimationJob& job, const std::
             return *why;
         size = std::get<PrintSize>(resolved);
     }
-    holdUnionRanges(view, figures);
+    holdUnionRanges(view, figures, size);
     const QSize pixels = size.pixels();
     QString error;
     FrameSinkOptions options = job.sinkOptions;

@@ -93,9 +93,11 @@ QString exportAnimation(const QString& path, const AnimationJob& job, PlotView& 
                         const std::atomic<bool>& cancel, const AnimationProgress& progress = {});
 inline constexpr const char* kAnimationCancelled = "cancelled";
 
-// Holds every plot of `view` at the axes that the union of `figures`' data fit (per plot index):
-// each frame fits as the sweep's widest frame would alone. The view shows figures.front()
-// after; setFitExtents({}) releases it.
-void holdUnionRanges(PlotView& view, const std::vector<Figure>& figures);
+// Holds every plot of `view` still over `figures` (per plot index): each frame fits the union
+// of all frames' data as the widest frame fits its own, and the ranges that leaves once laid
+// out at `size` (legend headroom included; skipped for an empty size) are united and locked
+// like a user's zoom. The view shows figures.front() after; resetView() and setFitExtents({})
+// release it.
+void holdUnionRanges(PlotView& view, const std::vector<Figure>& figures, const PrintSize& size = {});
 
 } // namespace evx

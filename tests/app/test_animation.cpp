@@ -35,9 +35,10 @@ Result run(const QStringList& args)
 }
 
 // A light scenario and a sweep whose evidence centre moves right: the frame at kTo spans the
-// sweep's widest data, so with the axes held at the union it is the still at kTo pixel for
-// pixel, first or last. The frame at kFrom shows its data on kTo's wider axes, so it is not
-// the still at kFrom: that is what holding the axes means.
+// sweep's widest data and, at 640 x 360, needs as much legend headroom as any frame, so with
+// the axes held it is the still at kTo pixel for pixel, first or last. (At 400 x 300 a middle
+// frame puts a legend inside with more headroom, and every frame takes that range.) The frame
+// at kFrom shows its data on kTo's wider axes: that is what holding the axes means.
 const QString kScenario = "ue-gaussian";
 const QString kParameter = "zeta";
 const QString kFrom = "1", kTo = "3";
@@ -156,17 +157,17 @@ private slots:
         QTemporaryDir dir;
         const QString path = dir.filePath("sweep.gif");
         const Result r =
-            run(sweep(path, 4, {"--fps", "12", "--hold-ms", "1000", "--size", "480x320"}, kTo, kFrom));
+            run(sweep(path, 4, {"--fps", "12", "--hold-ms", "1000", "--size", "640x360"}, kTo, kFrom));
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         const ReadBack back = readBack(path);
         QCOMPARE(back.count, 4);
-        QCOMPARE(back.size, QSize(480, 320));
+        QCOMPARE(back.size, QSize(640, 360));
         // 1000 / 12 = 83 ms is 8 hundredths; the last frame holds 83 + 1000 ms, 108 hundredths.
         QCOMPARE(back.delays, (std::vector<int>{80, 80, 80, 1080}));
         QCOMPARE(back.loopCount, -1); // NETSCAPE2.0, loop forever
         // GIF frames are the stills reduced to 256 colours the same way (gifFrame): the first
         // frame spans the sweep's widest data and places the legends, so it is the still there.
-        const QImage wide = gifFrame(still(dir, kTo, "480x320")).convertToFormat(QImage::Format_RGB32);
+        const QImage wide = gifFrame(still(dir, kTo, "640x360")).convertToFormat(QImage::Format_RGB32);
         const QString first = difference(back.first, wide);
         QVERIFY2(first.isEmpty(), qPrintable("first frame: " + first));
         QVERIFY2(!difference(back.first, back.last).isEmpty(), "the sweep does not move");
@@ -192,14 +193,14 @@ private slots:
         QFile stale(folder + "frame-0009.png"); // from an earlier, longer export
         QVERIFY(stale.open(QIODevice::WriteOnly));
         stale.close();
-        const Result r = run(sweep(folder, 3, {"--size", "400x300"}, kTo, kFrom));
+        const Result r = run(sweep(folder, 3, {"--size", "640x360"}, kTo, kFrom));
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QCOMPARE(QDir(folder).entryList({"*.png"}, QDir::Files),
                  (QStringList{"frame-0001.png", "frame-0002.png", "frame-0003.png"}));
-        QCOMPARE(QImage(folder + "frame-0002.png").size(), QSize(400, 300));
+        QCOMPARE(QImage(folder + "frame-0002.png").size(), QSize(640, 360));
         const QString first =
             difference(QImage(folder + "frame-0001.png").convertToFormat(QImage::Format_RGB32),
-                       still(dir, kTo, "400x300"));
+                       still(dir, kTo, "640x360"));
         QVERIFY2(first.isEmpty(), qPrintable(first));
     }
 

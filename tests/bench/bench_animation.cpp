@@ -40,7 +40,7 @@ private slots:
         const std::vector<Figure> figures = sweepFigures(24);
         PlotView view;
         view.resize(1280, 720);
-        holdUnionRanges(view, figures);
+        holdUnionRanges(view, figures, k720p);
         std::size_t k = 0;
         QImage frame;
         QBENCHMARK
@@ -64,7 +64,7 @@ private slots:
         const std::vector<Figure> figures = sweepFigures(8);
         PlotView view;
         view.resize(1280, 720);
-        holdUnionRanges(view, figures);
+        holdUnionRanges(view, figures, k720p);
         std::vector<QImage> frames;
         for (const Figure& f : figures) {
             view.setFigure(f);
