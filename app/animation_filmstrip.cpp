@@ -1,6 +1,6 @@
 // A filmstrip: K values of a sweep as small multiples of its first plot on one page, for print
 // where an animation cannot go. Every panel shares the axes (the union of the K ranges) and
-// one legend, and is titled "NAME = value".
+// one legend, and is titled "LABEL = value" (the parameter's label).
 #include "animation.h"
 
 #include "plot/plot_view.h"
@@ -18,7 +18,9 @@ QString renderFilmstrip(const QString& path, const AnimationJob& job, const std:
     const int count = int(figures.size());
     // Up to four across (a double column holds four readable panels); more go on further rows.
     const int columns = count <= 4 ? count : int(std::ceil(std::sqrt(double(count))));
-    const QString name = QString::fromStdString(job.settings.parameter);
+    // The parameter's label, as the panel shows it: titles are rich text, where the name's
+    // underscores would become subscripts (n_samples as n with "samples" below it).
+    const QString name = QString::fromStdString(job.scenario->schema().find(job.settings.parameter)->label);
     Figure strip;
     std::vector<Figure> firstPlots;
     for (int k = 0; k < count; ++k) {
