@@ -1,6 +1,7 @@
 #include "command_line.h"
 #include "session.h"
 
+#include "animation_command.h"
 #include "bench_sweep.h"
 #include "core/errors.h"
 #include "core/input_limits.h"
@@ -159,6 +160,15 @@ QString usageText()
            "  evidence-explorer --table ID [--seeds N] [--jobs N] [--shard K/N] [--set name=value ...]\n"
            "                    --export t.json|t.csv|t.md     (each table's own options below)\n"
            "  evidence-explorer --merge a.json b.json ... --export t.md\n"
+           "  evidence-explorer --scenario ID [--set ...] --animate NAME=FROM:TO:FRAMES [--fps N]\n"
+           "                    [--hold-ms N] [--no-loop] --export out.webp|out.gif|frames/\n"
+           "                    [--size WIDTHxHEIGHT | PRINT SIZE]   (default 1280x720)\n"
+           "  evidence-explorer --scenario ID [--set ...] --animate NAME=FROM:TO --filmstrip K\n"
+           "                    --export strip.pdf|strip.png|strip.svg [PRINT SIZE]\n"
+           "Animations: a real or integer parameter NAME swept in FRAMES (2 to 1000) steps with the axes\n"
+           "  held, --fps 1 to 60 (default 12), --hold-ms 0 to 10000 on the last frame, looping unless\n"
+           "  --no-loop; WebP is lossless, GIF has 256 colours, frames/ gets frame-0001.png, ...;\n"
+           "  --filmstrip K (2 to 24) draws K values side by side (default double-column wide)\n"
            "Export formats: " +
            exportFormatList() +
            "\n"
@@ -228,6 +238,7 @@ std::variant<CommandLine, QString> parseCommandLine(const QStringList& givenArgs
     PrintRequest print;
     bool list = false, help = false, sizeGiven = false, printLink = false, listLessons = false;
     QString lessonArgument, lessonStepText;
+    AnimationOptionsText animation;
     try {
         for (int i = 0; i < args.size(); ++i) {
             const QString& arg = args[i];
@@ -279,6 +290,8 @@ std::variant<CommandLine, QString> parseCommandLine(const QStringList& givenArgs
                 lessonArgument = takeValue(args, i, arg);
             else if (arg == "--step")
                 lessonStepText = takeValue(args, i, arg);
+            else if (takeAnimationOption(args, i, animation))
+                continue;
             else if (!arg.startsWith('-') && cl.sessionPath.isEmpty())
                 cl.sessionPath = arg;
             else
@@ -380,6 +393,12 @@ std::variant<CommandLine, QString> parseCommandLine(const QStringList& givenArgs
             checkPrintLink(cl, sweepSpec, sizeGiven || print.physical() || print.fontPt);
             return cl;
         }
+        if (animation.any()) {
+            if (!sweepSpec.isEmpty())
+                throw InvalidParameter("--animate and --bench-sweep cannot be combined");
+            finishAnimationOptions(cl, animation, sizeGiven, print);
+            return cl;
+        }
         for (const QString& path : cl.exports)
             checkExportPath(path);
         const bool printOptions = print.physical() || print.fontPt;
@@ -463,6 +482,8 @@ int runCommandLine(const CommandLine& cl)
         return printStateLink(cl);
     case CommandLine::Mode::ListLessons:
         return printLessonList();
+    case CommandLine::Mode::Animate:
+        return runAnimationCommand(cl);
     case CommandLine::Mode::Export:
         break;
     case CommandLine::Mode::Window:

@@ -2,6 +2,7 @@
 // The command line of DESIGN.md. Parsing needs no QApplication, so bad input is reported
 // (one line on stderr, exit code 2) before any window system is touched.
 
+#include "animation.h"
 #include "core/figure.h"
 #include "core/parameters.h"
 #include "core/scenario.h"
@@ -21,7 +22,17 @@ namespace evx {
 inline constexpr QSize kDefaultPlotSize{1200, 800};
 
 struct CommandLine {
-    enum class Mode { Window, List, Export, BenchSweep, Help, ListParameters, PrintLink, ListLessons };
+    enum class Mode {
+        Window,
+        List,
+        Export,
+        BenchSweep,
+        Help,
+        ListParameters,
+        PrintLink,
+        ListLessons,
+        Animate
+    };
     Mode mode = Mode::Window;
     std::shared_ptr<const Scenario> scenario; // null: the window opens its default
     QString presetName;
@@ -42,6 +53,7 @@ struct CommandLine {
     std::optional<PrintRequest> printRequest;
     bool raster = false;       // some --export is a PNG
     bool highContrast = false; // --theme high-contrast: images of --export in PlotView's high-contrast theme
+    AnimationSettings animation; // --animate (animation_command.h)
     std::string sweepParameter;
     double sweepFrom = 0, sweepTo = 0;
     int sweepSteps = 0;

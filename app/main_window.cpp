@@ -178,6 +178,8 @@ void MainWindow::buildMenus()
     file->addAction(tr("Open &Lesson…"), this, &MainWindow::onOpenLesson);
     file->addSeparator();
     file->addAction(tr("&Export Figure or Data…"), QKeySequence(tr("Ctrl+E")), this, &MainWindow::onExport);
+    file->addAction(tr("Export A&nimation…"), QKeySequence(tr("Ctrl+Shift+E")), this,
+                    &MainWindow::onExportAnimation);
     file->addAction(tr("&Copy Image"), QKeySequence(tr("Ctrl+Shift+C")), this, &MainWindow::onCopyImage);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);

@@ -165,6 +165,7 @@ private:
     void onSaveSession();
     void onSaveSessionAs();
     void onExport();
+    void onExportAnimation(); // main_window_export.cpp
     void onCopyImage();
     void onOpenDataSet();
     void onPointClicked(int plotIndex, double x, double y);

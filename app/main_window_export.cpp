@@ -2,6 +2,7 @@
 // the export dialog, and to the clipboard.
 #include "main_window.h"
 
+#include "animation_dialog.h"
 #include "export_dialog.h"
 #include "exporter.h"
 #include "params/parameter_panel.h"
@@ -50,6 +51,23 @@ void MainWindow::onExport()
         QMessageBox::warning(this, tr("Cannot export"), error);
     else
         statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+}
+
+void MainWindow::onExportAnimation()
+{
+    if (!m_scenario || m_figure.plots.empty()) {
+        QMessageBox::warning(this, tr("Cannot export"), tr("There is no figure to animate yet."));
+        return;
+    }
+    RunInput input = m_input;
+    input.values = m_panel->values();
+    // Frames at the window's pixels (at least 720p), with its text size, theme and hidden curves.
+    AnimationDialog dialog(m_scenario, input, m_plotView->size().expandedTo(kDefaultAnimationSize),
+                           PlotView::kScreenFontPt * textScale(), this);
+    dialog.setHighContrast(m_plotView->theme() == PlotView::Theme::HighContrast);
+    dialog.setHiddenSeries(m_plotView->hiddenSeries());
+    if (dialog.exec() == QDialog::Accepted)
+        statusBar()->showMessage(tr("Exported %1").arg(dialog.path()), 5000);
 }
 
 void MainWindow::onCopyImage()

@@ -9,6 +9,8 @@ packages=(
   qt6-base-dev qt6-svg-dev libqt6svg6 libgl-dev
   libqcustomplot-dev
   libeigen3-dev libboost-dev libboost-math-dev liblbfgspp-dev
+  # animations: libwebp's WebPAnimEncoder and giflib write them; Qt's WebP reader reads them back in tests
+  libwebp-dev libgif-dev qt6-image-formats-plugins
   xvfb xauth xfonts-base fonts-dejavu-core
   imagemagick poppler-utils desktop-file-utils
   clang-format

@@ -3,6 +3,7 @@
 // every parameter, the lesson's steps, the summary), each with an accessible name, and the
 // summary's rows are read out as "quantity, value".
 
+#include "animation_dialog.h"
 #include "export_dialog.h"
 #include "main_window.h"
 #include "scenarios/registry.h"
@@ -142,6 +143,36 @@ private slots:
                 exportAction = a;
         QVERIFY(exportAction);
         QCOMPARE(exportAction->shortcut(), QKeySequence(QStringLiteral("Ctrl+E")));
+    }
+
+    // File → Export Animation… (Ctrl+Shift+E): Tab reaches every field, each named.
+    void animationDialogByKeyboard()
+    {
+        const auto s = ScenarioRegistry::instance().find("ue-drop-ball");
+        AnimationDialog dialog(s, {s->schema().defaults(), {}, {}}, QSize(1280, 720), 9, nullptr);
+        dialog.show();
+        QApplication::setActiveWindow(&dialog);
+        QVERIFY(QTest::qWaitForWindowActive(&dialog));
+        if (!QApplication::focusWidget())
+            QTest::keyClick(&dialog, Qt::Key_Tab);
+        const QList<QWidget*> reached = walkWithTab(&dialog);
+        QStringList missed, unnamed;
+        for (QWidget* c : tabbableControls(&dialog))
+            if (!reached.contains(c))
+                missed << describe(c);
+        for (QWidget* c : reached)
+            if (accessibleName(c).trimmed().isEmpty())
+                unnamed << describe(c);
+        QVERIFY2(missed.isEmpty(), qPrintable("Tab never reaches: " + missed.join(", ")));
+        QVERIFY2(unnamed.isEmpty(), qPrintable("no accessible name: " + unnamed.join(", ")));
+
+        MainWindow w;
+        QAction* animationAction = nullptr;
+        for (QAction* a : w.findChildren<QAction*>())
+            if (a->text().startsWith("Export A&nimation"))
+                animationAction = a;
+        QVERIFY(animationAction);
+        QCOMPARE(animationAction->shortcut(), QKeySequence(QStringLiteral("Ctrl+Shift+E")));
     }
 
     // The summary as a screen reader gets it: a table named "Summary" whose cells are the

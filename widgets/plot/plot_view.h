@@ -82,6 +82,17 @@ public:
     void setHoldRanges(bool hold);
     bool holdsRanges() const { return m_hold; } // for a drag, Play or a stream
 
+    // An animation's fixed axes (app/animation.cpp): each plot's fit also covers its entry of
+    // setFitExtents (x and y as the data span them, before padding and legend headroom), the
+    // union over all frames, so that every frame fits the axes its widest frame fits alone, as
+    // a still of that frame does. dataExtents(): the current figure's own, as last fitted.
+    struct DataExtent {
+        bool valid = false;
+        double xLo = 0, xHi = 0, yLo = 0, yHi = 0;
+    };
+    void setFitExtents(std::vector<DataExtent> extents); // by plot index; empty: none
+    const std::vector<DataExtent>& dataExtents() const { return m_dataExtents; }
+
     // Streamed frames (plot_view_hold.cpp): the partial figures of one long run (training
     // epochs, acquisitions, progressive figures). The first frame of a run fits its data as
     // setFigure does; the frames after it of the same run hold the ranges and legend corners
@@ -120,6 +131,8 @@ public:
     QByteArray encode(ImageFormat format, const PrintSize& size);
     // Pixels at 96 per inch with the screen's text size.
     QByteArray encode(ImageFormat format, int width, int height);
+    // The pixels a PNG export at `size` holds, unencoded (animation frames); null on failure.
+    QImage renderImage(const PrintSize& size);
 
     // The height that suits the figure's grid of plots when only a width is asked for: each
     // plot's frame 0.6 times as high as wide (square in a grid that names its cells, a corner
@@ -351,6 +364,8 @@ private:
     std::vector<ViewLock> m_locks;             // by plot index
     std::vector<HeldRange> m_held;             // by plot index, while m_hold
     std::vector<LegendChoice> m_legendChoices; // by plot index
+    std::vector<DataExtent> m_fitExtents;      // setFitExtents
+    std::vector<DataExtent> m_dataExtents;     // by plot index, from the last fit of each
     bool m_hold = false;                       // in effect: asked for (m_holdAsked) or a stream in progress
     bool m_holdAsked = false;                  // setHoldRanges
     quint64 m_streamRun = 0;                   // the run whose frames stream, 0 when none

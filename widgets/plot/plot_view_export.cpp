@@ -180,6 +180,21 @@ double PlotView::framesLackMm(const PrintSize& size, double aspect)
     return framesLack(aspect) / kVectorUnitsPerPt / PrintSize::kPointsPerInch * PrintSize::kMmPerInch;
 }
 
+QImage PlotView::renderImage(const PrintSize& size)
+{
+    if (!(size.widthMm > 0) || !(size.heightMm > 0) || !(size.fontPt > 0) || !(size.dpi > 0))
+        return {};
+    const QSize pixels = size.pixels();
+    if (pixels.isEmpty())
+        return {};
+    ExportScope scope(*this, Scale{size.fontPt, size.dpi / PrintSize::kPointsPerInch}, pixels);
+    QImage image = m_plot->toPixmap(pixels.width(), pixels.height()).toImage();
+    const int dotsPerMetre = int(std::lround(size.dpi / PrintSize::kMmPerInch * 1000));
+    image.setDotsPerMeterX(dotsPerMetre);
+    image.setDotsPerMeterY(dotsPerMetre);
+    return image;
+}
+
 // Files are encoded in memory and written by the caller in one checked, atomic step: the
 // writers QCustomPlot offers open the target themselves and cannot report a failed write.
 QByteArray PlotView::encode(ImageFormat format, const PrintSize& size)
@@ -190,14 +205,7 @@ QByteArray PlotView::encode(ImageFormat format, const PrintSize& size)
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
     if (format == ImageFormat::Png) {
-        const QSize pixels = size.pixels();
-        if (pixels.isEmpty())
-            return {};
-        ExportScope scope(*this, Scale{size.fontPt, size.dpi / PrintSize::kPointsPerInch}, pixels);
-        QImage image = m_plot->toPixmap(pixels.width(), pixels.height()).toImage();
-        const int dotsPerMetre = int(std::lround(size.dpi / PrintSize::kMmPerInch * 1000));
-        image.setDotsPerMeterX(dotsPerMetre);
-        image.setDotsPerMeterY(dotsPerMetre);
+        const QImage image = renderImage(size);
         if (image.isNull() || !image.save(&buffer, "PNG"))
             return {};
         return bytes;

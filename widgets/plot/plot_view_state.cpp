@@ -96,6 +96,17 @@ void PlotView::fitToData(int index)
             y.add(bandY.hi);
         }
     }
+    // An animation's union of its frames' data (setFitExtents): each frame fits as its widest does.
+    const auto i = static_cast<std::size_t>(index);
+    if (m_dataExtents.size() < m_plots.size())
+        m_dataExtents.resize(m_plots.size());
+    m_dataExtents[i] = {x.valid() && y.valid(), x.lo, x.hi, y.lo, y.hi};
+    if (i < m_fitExtents.size() && m_fitExtents[i].valid) {
+        x.add(m_fitExtents[i].xLo);
+        x.add(m_fitExtents[i].xHi);
+        addY(y, m_fitExtents[i].yLo, plot.logY);
+        addY(y, m_fitExtents[i].yHi, plot.logY);
+    }
 
     QCPAxis* xAxis = items.rect->axis(QCPAxis::atBottom);
     QCPAxis* yAxis = items.rect->axis(QCPAxis::atLeft);
@@ -148,6 +159,11 @@ void PlotView::fitToData(int index)
     yAxis->setRange(y.lo, y.hi);
     placeLegend(index);
     keepAspect(index);
+}
+
+void PlotView::setFitExtents(std::vector<DataExtent> extents)
+{
+    m_fitExtents = std::move(extents);
 }
 
 void PlotView::shareGridAxes()
