@@ -395,6 +395,31 @@ private slots:
         QVERIFY(std::abs(drawn - (8 * 6 + 4)) < 1e-9);
     }
 
+    void markersSpreadAlongTheLine()
+    {
+        // 300 points on a 300 px line, 250 of them crowded into [140, 160] as a scenario's grid
+        // is around a narrow peak. Every 37th point (the old scatter skip) put 7 of 8 markers
+        // in that 20 px; spread by arc length they sit near 18.75 + 37.5 k px.
+        QVector<QPointF> line;
+        for (int i = 0; i < 25; ++i)
+            line.push_back(QPointF(i * 140.0 / 25, 0));
+        for (int i = 0; i < 250; ++i)
+            line.push_back(QPointF(140 + i * 20.0 / 250, 0));
+        for (int i = 0; i <= 25; ++i)
+            line.push_back(QPointF(160 + i * 140.0 / 25, 0));
+        const QVector<QPointF> spread = FastGraph::spacedAlong(line, 8);
+        QCOMPARE(spread.size(), 8);
+        for (int k = 0; k < 8; ++k) // the sparse parts' points are 5.6 px apart: nearest within 2.8 px
+            QVERIFY2(std::abs(spread[k].x() - (18.75 + 37.5 * k)) <= 2.8 + 1e-9,
+                     qPrintable(QString("marker %1 at %2").arg(k).arg(spread[k].x())));
+        // A gap neither counts as length nor becomes a marker; few points are all kept.
+        const QPointF gap(std::nan(""), std::nan(""));
+        const QVector<QPointF> broken = {QPointF(0, 0), QPointF(10, 0), gap, QPointF(50, 0), QPointF(60, 0)};
+        for (const QPointF& p : FastGraph::spacedAlong(broken, 3))
+            QVERIFY(!std::isnan(p.x()));
+        QCOMPARE(FastGraph::spacedAlong(broken, 8).size(), broken.size()); // (NaN ≠ NaN: compare sizes)
+    }
+
     void stampedMarkersLookLikeDrawnOnes()
     {
         // On screen (the replot's buffer) every marker is a stamp; an export at scale 1 draws

@@ -186,9 +186,45 @@ const QPixmap& FastGraph::markerStamp(const QCPScatterStyle& style, bool antiali
     return m_stamp;
 }
 
-void FastGraph::drawScatterPlot(QCPPainter* painter, const QVector<QPointF>& scatters,
+QVector<QPointF> FastGraph::spacedAlong(const QVector<QPointF>& points, int count)
+{
+    if (count <= 0 || points.size() <= count)
+        return points;
+    // Cumulative arc length at each point; a gap adds nothing, so runs join end to end.
+    std::vector<double> at(static_cast<std::size_t>(points.size()), 0);
+    double length = 0;
+    for (qsizetype i = 1; i < points.size(); ++i) {
+        if (!isGap(points[i]) && !isGap(points[i - 1]))
+            length += std::hypot(points[i].x() - points[i - 1].x(), points[i].y() - points[i - 1].y());
+        at[static_cast<std::size_t>(i)] = length;
+    }
+    QVector<QPointF> out;
+    out.reserve(count);
+    qsizetype i = 0, last = -1;
+    for (int k = 0; k < count; ++k) {
+        const double target = (k + 0.5) * length / count;
+        while (i + 1 < points.size() && at[static_cast<std::size_t>(i + 1)] <= target)
+            ++i;
+        qsizetype pick = i;
+        if (i + 1 < points.size() &&
+            at[static_cast<std::size_t>(i + 1)] - target < target - at[static_cast<std::size_t>(i)])
+            pick = i + 1;
+        // Step off a gap to its nearest real neighbour.
+        while (pick < points.size() && isGap(points[pick]))
+            ++pick;
+        if (pick < points.size() && pick != last) {
+            out.push_back(points[pick]);
+            last = pick;
+        }
+    }
+    return out;
+}
+
+void FastGraph::drawScatterPlot(QCPPainter* painter, const QVector<QPointF>& allScatters,
                                 const QCPScatterStyle& style) const
 {
+    const QVector<QPointF> scatters =
+        m_markersAlongLine > 0 ? spacedAlong(allScatters, m_markersAlongLine) : allScatters;
     // Exports (vector files, and rasters at a print scale, which QCustomPlot draws uncached)
     // and transformed painters draw true shapes.
     const QCPPainter::PainterModes exact = QCPPainter::pmVectorized | QCPPainter::pmNoCaching;

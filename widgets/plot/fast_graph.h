@@ -12,6 +12,10 @@
 // Markers: on screen each one is stamped from a pixmap drawn once per style, not stroked and
 // filled as an antialiased ellipse every time (300 markers of bq-2d-marginal at n = 150 were
 // about a fifth of its replot). Exports draw every marker as a shape.
+//
+// A line's markers (a second cue beside its colour) can be spread evenly along the curve as
+// drawn, in pixel arc length: QCustomPlot's scatter skip takes every k-th data point, which
+// piles them up where a scenario's grid is dense (around a narrow peak) and leaves the rest bare.
 
 #include <qcustomplot.h>
 
@@ -25,6 +29,12 @@ public:
     // NaN points separate runs, as in QCustomPlot's line data.
     static QVector<QPointF> simplify(const QVector<QPointF>& points, double tolerance);
     static QVector<QPointF> dashPieces(const QVector<QPointF>& points, double dash, double gap);
+    // About `count` of the points, the nearest to evenly spaced arc lengths along the polyline
+    // through them (NaN points break it); all of them when there are no more than `count`.
+    static QVector<QPointF> spacedAlong(const QVector<QPointF>& points, int count);
+
+    // Draw about `count` markers spread along the line instead of one per data point (0).
+    void setMarkersAlongLine(int count) { m_markersAlongLine = count; }
 
 protected:
     void drawLinePlot(QCPPainter* painter, const QVector<QPointF>& lines) const override;
@@ -34,6 +44,7 @@ protected:
 private:
     const QPixmap& markerStamp(const QCPScatterStyle& style, bool antialiased, double pixelRatio) const;
 
+    int m_markersAlongLine = 0;
     mutable QPixmap m_stamp;
     mutable QString m_stampKey;
 };

@@ -310,7 +310,7 @@ void PlotView::addSeries(int index, Entry& entry)
         }
         if (s.kind != SeriesKind::Scatter && entry.marker != MarkerShape::None) {
             graph->setScatterStyle(lineMarker(pen, entry.marker));
-            graph->setScatterSkip(std::max<int>(0, int(s.x.size()) / kMarkersPerLine - 1));
+            graph->setMarkersAlongLine(kMarkersPerLine);
         }
         plottable = graph;
     }
