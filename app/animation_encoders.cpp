@@ -15,6 +15,15 @@
 namespace evx {
 namespace {
 
+QString wrongSize(QSize frame, QSize animation)
+{
+    return QString("a frame of %1 x %2 pixels in a %3 x %4 animation")
+        .arg(frame.width())
+        .arg(frame.height())
+        .arg(animation.width())
+        .arg(animation.height());
+}
+
 class WebPSink : public FrameSink {
 public:
     WebPSink(const QString& path, QSize size, const FrameSinkOptions& options, QString& error)
@@ -48,11 +57,7 @@ public:
     QString add(const QImage& frame, int delayMs) override
     {
         if (frame.size() != m_size)
-            return QString("a frame of %1 x %2 pixels in a %3 x %4 animation")
-                .arg(frame.width())
-                .arg(frame.height())
-                .arg(m_size.width())
-                .arg(m_size.height());
+            return wrongSize(frame.size(), m_size);
         // RGBA8888 is byte-ordered R, G, B, A on every platform, as WebPPictureImportRGBA reads it.
         const QImage rgba = frame.convertToFormat(QImage::Format_RGBA8888);
         WebPPicture picture;
@@ -153,11 +158,7 @@ public:
     QString add(const QImage& frame, int delayMs) override
     {
         if (frame.size() != m_size)
-            return QString("a frame of %1 x %2 pixels in a %3 x %4 animation")
-                .arg(frame.width())
-                .arg(frame.height())
-                .arg(m_size.width())
-                .arg(m_size.height());
+            return wrongSize(frame.size(), m_size);
         const QImage indexed = gifFrame(frame);
         const QList<QRgb> colours = indexed.colorTable();
         // A GIF colour table has a power of two entries; Qt's may have fewer.

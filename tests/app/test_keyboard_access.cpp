@@ -64,6 +64,36 @@ QList<QWidget*> walkWithTab(QWidget* window)
     return seen;
 }
 
+// Tab reaches every field of the dialog, each with an accessible name, and the main window's
+// action whose text starts with actionText opens it with the given shortcut. QVERIFY returns
+// from here only: callers need nothing after it.
+void checkDialogByKeyboard(QDialog& dialog, const QString& actionText, const QKeySequence& shortcut)
+{
+    dialog.show();
+    QApplication::setActiveWindow(&dialog);
+    QVERIFY(QTest::qWaitForWindowActive(&dialog));
+    if (!QApplication::focusWidget())
+        QTest::keyClick(&dialog, Qt::Key_Tab);
+    const QList<QWidget*> reached = walkWithTab(&dialog);
+    QStringList missed, unnamed;
+    for (QWidget* c : tabbableControls(&dialog))
+        if (!reached.contains(c))
+            missed << describe(c);
+    for (QWidget* c : reached)
+        if (accessibleName(c).trimmed().isEmpty())
+            unnamed << describe(c);
+    QVERIFY2(missed.isEmpty(), qPrintable("Tab never reaches: " + missed.join(", ")));
+    QVERIFY2(unnamed.isEmpty(), qPrintable("no accessible name: " + unnamed.join(", ")));
+
+    MainWindow w;
+    QAction* action = nullptr;
+    for (QAction* a : w.findChildren<QAction*>())
+        if (a->text().startsWith(actionText))
+            action = a;
+    QVERIFY(action);
+    QCOMPARE(action->shortcut(), shortcut);
+}
+
 } // namespace
 
 class TestKeyboardAccess : public QObject {
@@ -120,29 +150,7 @@ private slots:
     {
         const auto s = ScenarioRegistry::instance().find("ue-drop-ball");
         ExportDialog dialog("ue-drop-ball", s->run(s->schema().defaults(), {}), QSize(900, 600), 9, nullptr);
-        dialog.show();
-        QApplication::setActiveWindow(&dialog);
-        QVERIFY(QTest::qWaitForWindowActive(&dialog));
-        if (!QApplication::focusWidget())
-            QTest::keyClick(&dialog, Qt::Key_Tab);
-        const QList<QWidget*> reached = walkWithTab(&dialog);
-        QStringList missed, unnamed;
-        for (QWidget* c : tabbableControls(&dialog))
-            if (!reached.contains(c))
-                missed << describe(c);
-        for (QWidget* c : reached)
-            if (accessibleName(c).trimmed().isEmpty())
-                unnamed << describe(c);
-        QVERIFY2(missed.isEmpty(), qPrintable("Tab never reaches: " + missed.join(", ")));
-        QVERIFY2(unnamed.isEmpty(), qPrintable("no accessible name: " + unnamed.join(", ")));
-
-        MainWindow w;
-        QAction* exportAction = nullptr;
-        for (QAction* a : w.findChildren<QAction*>())
-            if (a->text().startsWith("&Export"))
-                exportAction = a;
-        QVERIFY(exportAction);
-        QCOMPARE(exportAction->shortcut(), QKeySequence(QStringLiteral("Ctrl+E")));
+        checkDialogByKeyboard(dialog, "&Export", QKeySequence(QStringLiteral("Ctrl+E")));
     }
 
     // File → Export Animation… (Ctrl+Shift+E): Tab reaches every field, each named.
@@ -150,29 +158,7 @@ private slots:
     {
         const auto s = ScenarioRegistry::instance().find("ue-drop-ball");
         AnimationDialog dialog(s, {s->schema().defaults(), {}, {}}, QSize(1280, 720), 9, nullptr);
-        dialog.show();
-        QApplication::setActiveWindow(&dialog);
-        QVERIFY(QTest::qWaitForWindowActive(&dialog));
-        if (!QApplication::focusWidget())
-            QTest::keyClick(&dialog, Qt::Key_Tab);
-        const QList<QWidget*> reached = walkWithTab(&dialog);
-        QStringList missed, unnamed;
-        for (QWidget* c : tabbableControls(&dialog))
-            if (!reached.contains(c))
-                missed << describe(c);
-        for (QWidget* c : reached)
-            if (accessibleName(c).trimmed().isEmpty())
-                unnamed << describe(c);
-        QVERIFY2(missed.isEmpty(), qPrintable("Tab never reaches: " + missed.join(", ")));
-        QVERIFY2(unnamed.isEmpty(), qPrintable("no accessible name: " + unnamed.join(", ")));
-
-        MainWindow w;
-        QAction* animationAction = nullptr;
-        for (QAction* a : w.findChildren<QAction*>())
-            if (a->text().startsWith("Export A&nimation"))
-                animationAction = a;
-        QVERIFY(animationAction);
-        QCOMPARE(animationAction->shortcut(), QKeySequence(QStringLiteral("Ctrl+Shift+E")));
+        checkDialogByKeyboard(dialog, "Export A&nimation", QKeySequence(QStringLiteral("Ctrl+Shift+E")));
     }
 
     // The summary as a screen reader gets it: a table named "Summary" whose cells are the
