@@ -10,19 +10,15 @@ Figure runWithProgressLines(const Scenario& scenario, const RunInput& input)
 {
     using Clock = std::chrono::steady_clock;
     const Clock::time_point start = Clock::now();
-    Clock::time_point last = start;
-    bool printed = false;
+    PublishPace pace(kProgressEverySeconds); // the first line is due at once
     const std::string id = scenario.info().id;
     // Only the fraction: no partial figure is built for a line of text.
     RunContext context;
     context.followFraction([&](double fraction) {
-        const Clock::time_point now = Clock::now();
-        const double elapsed = std::chrono::duration<double>(now - start).count();
-        if (elapsed < kProgressAfterSeconds ||
-            (printed && std::chrono::duration<double>(now - last).count() < kProgressEverySeconds))
+        const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+        if (elapsed < kProgressAfterSeconds || !pace.due())
             return;
-        last = now;
-        printed = true;
+        pace.begin();
         std::fprintf(stderr, "%s: %.0f%% (%.1f s)\n", id.c_str(), 100 * std::clamp(fraction, 0.0, 1.0),
                      elapsed);
         std::fflush(stderr);
