@@ -78,7 +78,6 @@ public:
 
 private:
     void refresh();
-    Eigen::VectorXd gaussianGradient() const; // logMarginalLikelihoodGradient's Gaussian-kernel path
     Eigen::VectorXd crossCovariance(const double* x) const; // k*(X, x)
 
     Kernel m_kernel;

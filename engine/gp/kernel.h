@@ -40,10 +40,6 @@ public:
 
     Eigen::VectorXd logParameters() const; // (log h, log w_1, …)
     void setLogParameters(const Eigen::VectorXd& theta);
-    // ∂K/∂θ_j for K = k(X, X), j over logParameters().
-    std::vector<Eigen::MatrixXd> matrixGradients(const Eigen::MatrixXd& x) const;
-    // The same, given K = k(X, X) already computed.
-    std::vector<Eigen::MatrixXd> matrixGradients(const Eigen::MatrixXd& x, const Eigen::MatrixXd& k) const;
 
 private:
     KernelKind m_kind = KernelKind::Gaussian;

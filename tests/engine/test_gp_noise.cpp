@@ -113,7 +113,7 @@ private slots:
 
     void gradientMatchesFiniteDifferences_data()
     {
-        // The Gaussian kernel has its own gradient path (GpRegression::gaussianGradient).
+        // One gradient path (gp_gradient.cpp) with a branch per kernel: every kind is checked.
         QTest::addColumn<KernelKind>("kind");
         QTest::newRow("matern32") << KernelKind::Matern32;
         QTest::newRow("matern52") << KernelKind::Matern52; // generalised Bayes' surface kernel
