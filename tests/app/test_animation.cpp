@@ -375,7 +375,14 @@ private slots:
         QCOMPARE(getrusage(RUSAGE_CHILDREN, &usage), 0);
         const double peakMb = usage.ru_maxrss / 1024.0; // kilobytes on Linux
         qInfo("peak RSS of the 300-frame 1080p GIF export: %.0f MB", peakMb);
+#ifdef __SANITIZE_ADDRESS__
+        // scripts/sanitize.sh: AddressSanitizer's 256 MB quarantine of freed memory and its shadow
+        // count in every child's RSS (this suite's largest child peaked at 1.8 GB; this export alone
+        // at 1.2 GB with the quarantine, 224 MB without). The ordinary build checks the budget.
+        qInfo("the 400 MB budget is not checked under AddressSanitizer");
+#else
         QVERIFY2(peakMb < 400, qPrintable(QString("peak RSS %1 MB, budget 400 MB").arg(peakMb)));
+#endif
         QImageReader reader(path);
         QCOMPARE(reader.imageCount(), 300);
         QCOMPARE(reader.size(), QSize(1920, 1080));
