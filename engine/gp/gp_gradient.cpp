@@ -2,7 +2,7 @@
 // symmetric W = ααᵀ − K⁻¹, summed over W's lower triangle (Σ_ik A_ik = Σ_i A_ii + 2 Σ_{i>k} A_ik)
 // and with no ∂K/∂θ_j ever stored. Every L-BFGS step of a hyperparameter fit takes one; the n × n
 // matrix per axis and the products over both triangles were a fifth of a gradient at n = 150
-// (bq-2d-marginal), and the per-entry scalar loops of the Matérn path a sixth of a
+// (bq-2d-marginal), and the per-entry scalar loops of the Matérn path 12 % of a
 // generalised-Bayes run.
 #include "gp/gp_regression.h"
 

@@ -124,7 +124,7 @@ Eigen::ArrayXXd squaredScaledDistances(const Eigen::MatrixXd& a, const Eigen::Ma
 }
 
 // The Matérn kernels from r², in place, by Eigen's packet sqrt and exp: glibc's scalar exp and a
-// sqrt per entry were a third of a generalised-Bayes run (every refit of its surface GP and every
+// sqrt per entry were three tenths of a generalised-Bayes run (every refit of its surface GP and every
 // UCB prediction over 1001 candidates). The values go through a buffer of whole packets, so that
 // no entry falls to Eigen's scalar tail (std::exp, another rounding): the same r² gives the same
 // bits wherever it sits, and a column appended to a growing factor equals the full matrix's.
@@ -230,9 +230,8 @@ Eigen::MatrixXd Kernel::matrix(const Eigen::MatrixXd& a, const Eigen::MatrixXd& 
 Eigen::MatrixXd Kernel::matrix(const Eigen::MatrixXd& x) const
 {
     if (m_kind != KernelKind::Gaussian) {
-        // Both triangles in one vectorised sweep (twice the entries, each a fraction of a scalar
-        // exp's cost), then the lower one mirrored: entries of the array's last packet may take
-        // Eigen's scalar path, and K must be exactly symmetric.
+        // Both triangles in one vectorised sweep: twice the entries, each a fraction of a scalar
+        // exp's cost. Mirrored so that K is symmetric by construction, whatever the rounding.
         Eigen::MatrixXd k = matrix(x, x);
         k.triangularView<Eigen::StrictlyUpper>() = k.transpose();
         return k;

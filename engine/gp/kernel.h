@@ -14,8 +14,6 @@
 
 #include <Eigen/Dense>
 
-#include <vector>
-
 namespace evx::gp {
 
 enum class KernelKind { Gaussian, Matern32, Matern52 };
