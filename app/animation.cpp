@@ -1,4 +1,5 @@
 #include "animation.h"
+#include "exporter.h"
 
 #include "core/errors.h"
 #include "core/input_limits.h"
@@ -29,11 +30,13 @@ QString quoted(const QString& text)
 
 std::optional<AnimationFormat> animationFormatFor(const QString& path, bool filmstrip)
 {
-    const QString suffix = QFileInfo(path).suffix().toLower();
-    if (filmstrip)
-        return suffix == "pdf" || suffix == "png" || suffix == "svg"
+    if (filmstrip) { // a still figure: the exporter's image formats
+        const std::optional<ExportFormat> f = exportFormatFor(path);
+        return f == ExportFormat::Png || f == ExportFormat::Pdf || f == ExportFormat::Svg
                    ? std::optional(AnimationFormat::Filmstrip)
                    : std::nullopt;
+    }
+    const QString suffix = QFileInfo(path).suffix().toLower();
     if (path.endsWith('/'))
         return AnimationFormat::Frames;
     if (suffix == "webp")

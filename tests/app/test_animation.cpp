@@ -332,10 +332,7 @@ private slots:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath("old.gif");
-        QFile old(path);
-        QVERIFY(old.open(QIODevice::WriteOnly));
-        old.write("old contents");
-        old.close();
+        QVERIFY(evx::testing::writeFile(path, "old contents"));
         QProcess p;
         p.setReadChannel(QProcess::StandardError); // waitForReadyRead waits on it
         p.start(EVX_APP_BINARY, sweep(path, 1000, {"--size", "640x360"}));
@@ -354,6 +351,7 @@ private slots:
         err += QString::fromUtf8(p.readAllStandardError());
         QCOMPARE(p.exitCode(), 130);
         QVERIFY2(err.contains("left as it was"), qPrintable(err));
+        QFile old(path);
         QVERIFY(old.open(QIODevice::ReadOnly));
         QCOMPARE(old.readAll(), QByteArray("old contents"));
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{"old.gif"}); // no temporary left

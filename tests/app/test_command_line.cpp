@@ -364,14 +364,12 @@ private slots:
     {
         QTemporaryDir dir;
         const QString target = dir.filePath("locked.png");
-        QFile f(target);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("old");
-        f.close();
+        QVERIFY(evx::testing::writeFile(target, "old"));
         QVERIFY(QFile::setPermissions(target, QFile::ReadOwner));
         const Result r = run({"--scenario", "ue-gaussian", "--export", target});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("read-only"), qPrintable(r.err));
+        QFile f(target);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QCOMPARE(f.readAll(), QByteArray("old"));
     }

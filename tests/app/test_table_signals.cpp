@@ -56,13 +56,6 @@ private:
     QString m_err;
 };
 
-void writeOld(const QString& path)
-{
-    QFile f(path);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write("old");
-}
-
 QByteArray contents(const QString& path)
 {
     QFile f(path);
@@ -93,8 +86,8 @@ private slots:
         QFETCH(int, signal);
         QTemporaryDir dir;
         const QString json = dir.filePath("good.json"), md = dir.filePath("good.md");
-        writeOld(json);
-        writeOld(md);
+        QVERIFY(evx::testing::writeFile(json, "old"));
+        QVERIFY(evx::testing::writeFile(md, "old"));
         // 8000 short runs: the first progress line comes after 2 s, long before the end.
         Running run({"--table", "gb-table3", "--methods", "gen-grid", "--seeds", "500", "--jobs", "1",
                      "--export", json, "--export", md});

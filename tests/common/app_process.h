@@ -29,6 +29,14 @@ inline AppResult runApp(const QStringList& args, int timeoutMs = 300000)
             QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
 }
 
+// Writes data to path, replacing it; false if it cannot be written. The tests that check an export
+// keeps the old file start from one.
+inline bool writeFile(const QString& path, const QByteArray& data)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(data) == data.size();
+}
+
 // The top-level object of a JSON file the application wrote; empty if it cannot be read.
 inline QJsonObject readJsonFile(const QString& path)
 {
